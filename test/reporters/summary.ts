@@ -1,0 +1,19 @@
+import type { Reporter, TestModule } from 'vitest/node';
+
+/** Ends the run with one plain line, `N passed, N failed`, so CI logs show the count at a glance. */
+export default class SummaryReporter implements Reporter {
+  onTestRunEnd(testModules: ReadonlyArray<TestModule>): void {
+    let passed = 0;
+    let failed = 0;
+    for (const mod of testModules) {
+      for (const test of mod.children.allTests()) {
+        const state = test.result().state;
+        if (state === 'passed') passed += 1;
+        else if (state === 'failed') failed += 1;
+      }
+      // A module that failed to load has no tests but is still a failure.
+      if (mod.state() === 'failed' && [...mod.children.allTests()].length === 0) failed += 1;
+    }
+    process.stdout.write(`\n${passed} passed, ${failed} failed\n`);
+  }
+}

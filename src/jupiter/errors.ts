@@ -217,7 +217,8 @@ export class ExecuteError extends JupiterError {
   readonly signature: string | undefined;
   constructor(endpoint: string, executeCode: number, serviceError: string | undefined, signature: string | undefined) {
     const meaning = describeExecuteCode(executeCode);
-    super(endpoint, `JUP_EXECUTE_${executeCode}`, 'abandon', `execute failed with code ${executeCode} (${meaning})`, {
+    const said = serviceError && serviceError !== meaning ? `: ${serviceError.slice(0, 200)}` : '';
+    super(endpoint, `JUP_EXECUTE_${executeCode}`, 'abandon', `execute failed with code ${executeCode} (${meaning})${said}`, {
       details: { executeCode, serviceError, signature },
     });
     this.executeCode = executeCode;

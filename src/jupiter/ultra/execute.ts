@@ -37,12 +37,23 @@ export const executeResponseSchema = z.object({
 /** A parsed execute result. */
 export type UltraExecuteResult = z.output<typeof executeResponseSchema>;
 
-/** Maps an HTTP error body `{error, code}` of an execute endpoint to ExecuteError. */
-export function executeErrorFromBody(endpoint: string, body: unknown): ExecuteError | undefined {
-  if (typeof body !== 'object' || body === null) return undefined;
-  const { code, error, signature } = body as { code?: unknown; error?: unknown; signature?: unknown };
-  if (typeof code !== 'number' || !Number.isInteger(code)) return undefined;
-  return new ExecuteError(endpoint, code, typeof error === 'string' ? error : undefined, typeof signature === 'string' ? signature : undefined);
+/** Statuses that keep their gateway meaning whatever the body says: 401 halts, 403 halts, 404, 429 waits. */
+const GATEWAY_STATUSES = new Set([401, 403, 404, 429]);
+
+/**
+ * Maps an HTTP error body of an execute endpoint to ExecuteError: a body with an execute code (`{error, code: -1}`),
+ * or a `Failed` body carrying a signature (trigger's `{"code":500, "signature", "status":"Failed"}`, whose HTTP-like
+ * code is reported as -1001, unknown). Gateway statuses and bodies without either keep their generic error class.
+ */
+export function executeErrorFromBody(endpoint: string, status: number, body: unknown): ExecuteError | undefined {
+  if (GATEWAY_STATUSES.has(status) || typeof body !== 'object' || body === null) return undefined;
+  const { code, error, signature, status: bodyStatus } = body as { code?: unknown; error?: unknown; signature?: unknown; status?: unknown };
+  const text = typeof error === 'string' ? error : undefined;
+  const sig = typeof signature === 'string' && signature !== '' ? signature : undefined;
+  const httpLike = typeof code === 'number' && code >= 100 && code <= 599;
+  if (typeof code === 'number' && Number.isInteger(code) && !httpLike) return new ExecuteError(endpoint, code, text, sig);
+  if (bodyStatus === 'Failed' || sig !== undefined) return new ExecuteError(endpoint, -1001, text, sig);
+  return undefined;
 }
 
 /**
@@ -62,7 +73,7 @@ export async function executeOrder(client: JupiterTransport, params: ExecuteOrde
     body: { signedTransaction: params.signedTransaction, requestId: params.requestId },
     schema: executeResponseSchema,
     retry: false,
-    mapError: (_status, body) => executeErrorFromBody('ultra.execute', body),
+    mapError: (status, body) => executeErrorFromBody('ultra.execute', status, body),
     signal: options.signal,
   });
   if (result.status === 'Failed' || result.code !== 0) {

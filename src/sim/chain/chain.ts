@@ -1,0 +1,368 @@
+import { createHash } from 'node:crypto';
+import bs58 from 'bs58';
+import { Clock as SvmClock, FailedTransactionMetadata, LiteSVM } from 'litesvm';
+import type {
+  Keypair} from '@solana/web3.js';
+import {
+  ComputeBudgetProgram,
+  PublicKey,
+  TransactionMessage,
+  VersionedTransaction,
+  type AccountInfo,
+  type TransactionInstruction,
+} from '@solana/web3.js';
+import { AccountLayout, AccountState, ACCOUNT_SIZE, MintLayout, MINT_SIZE } from '@solana/spl-token';
+import type { SimClock } from '../clock.js';
+import { TOKEN_2022_PROGRAM, TOKEN_PROGRAM } from '../catalog.js';
+import { verifyEd25519 } from './ed25519.js';
+import { landedDespiteError, txErrorJson, type TxErrorJson } from './txErrors.js';
+
+/** Blockhashes stay valid for this many blocks, as on mainnet. */
+export const BLOCKHASH_VALIDITY = 150n;
+/** A landed transaction is `finalized` this many slots after it landed. */
+export const FINALITY_SLOTS = 32n;
+/** Lamports in LiteSVM's faucet (SOL airdrops come from it). */
+const FAUCET_LAMPORTS = 10_000_000_000n * 1_000_000_000n;
+/** Base fee per signature, in lamports. */
+export const LAMPORTS_PER_SIGNATURE = 5000n;
+
+/** One settled transaction as `/__sim/ledger` reports it. Amounts are base units. */
+export interface LedgerEntry {
+  signature: string;
+  kind: string;
+  wallet: string;
+  requestId: string | null;
+  slot: bigint;
+  inputMint: string | null;
+  inputAmount: bigint | null;
+  outputMint: string | null;
+  outputAmount: bigint | null;
+}
+
+/** What a product records about a transaction it settles; the chain adds signature and slot. */
+export type LedgerRecord = Omit<LedgerEntry, 'signature' | 'slot'>;
+
+/** Status of a signature, as getSignatureStatuses reports it. */
+export interface SignatureStatus {
+  slot: bigint;
+  err: TxErrorJson | null;
+  logs: string[];
+}
+
+/** The outcome of submitting one transaction. */
+export type SubmitOutcome =
+  | { kind: 'landed'; signature: string; slot: bigint; logs: string[] }
+  | { kind: 'landed-failed'; signature: string; slot: bigint; err: TxErrorJson; logs: string[] }
+  | { kind: 'duplicate'; signature: string; status: SignatureStatus }
+  | { kind: 'rejected'; signature: string; err: TxErrorJson; logs: string[] };
+
+/** Options of submit. */
+export interface SubmitOptions {
+  /** Keypairs of the simulator's own actors (vault, escrow) whose signatures it adds before settling. */
+  cosigners?: readonly Keypair[];
+  /** What to write into the ledger when the transaction lands successfully. */
+  record?: LedgerRecord;
+  /** Runs after the transaction lands successfully, before the outcome is returned (product bookkeeping). */
+  onLanded?: (signature: string, slot: bigint) => void;
+}
+
+/**
+ * The simulator's chain: a LiteSVM ledger of real accounts and programs, with the simulator's own blockhash window
+ * (LiteSVM accepts only its latest blockhash), a signature index for status queries and replay protection, a
+ * token-account index by owner, and the settlement ledger.
+ */
+export class SimChain {
+  readonly svm: LiteSVM;
+  readonly clock: SimClock;
+  /** Mint and treasury authority of every simulator mint; pays for airdrops. */
+  readonly authority: Keypair;
+  private readonly seed: string;
+  private readonly statuses = new Map<string, SignatureStatus>();
+  private readonly tokenAccountsByOwner = new Map<string, Set<string>>();
+  readonly ledger: LedgerEntry[] = [];
+
+  constructor(options: { clock: SimClock; seed: number | string; authority: Keypair }) {
+    this.clock = options.clock;
+    this.seed = String(options.seed);
+    this.authority = options.authority;
+    this.svm = new LiteSVM().withLamports(FAUCET_LAMPORTS).withBlockhashCheck(false).withTransactionHistory(0n);
+    this.airdropLamports(this.authority.publicKey, 1_000_000n * 1_000_000_000n);
+  }
+
+  /** The blockhash of a slot: deterministic for the seed. */
+  blockhashAt(slot: bigint): string {
+    return bs58.encode(createHash('sha256').update(`jup-keeper-sim:${this.seed}:blockhash:${slot}`).digest());
+  }
+
+  /** The latest blockhash and the last block height at which a transaction using it can land. */
+  latestBlockhash(): { blockhash: string; lastValidBlockHeight: bigint; slot: bigint } {
+    const slot = this.clock.slot();
+    return { blockhash: this.blockhashAt(slot), lastValidBlockHeight: this.clock.blockHeight() + BLOCKHASH_VALIDITY, slot };
+  }
+
+  /** Whether a blockhash is one of the last 151 and so still accepted. */
+  isBlockhashValid(blockhash: string): boolean {
+    const slot = this.clock.slot();
+    for (let s = slot; s >= slot - BLOCKHASH_VALIDITY && s >= 0n; s -= 1n) {
+      if (this.blockhashAt(s) === blockhash) return true;
+    }
+    return false;
+  }
+
+  /** Builds an unsigned v0 transaction with the current blockhash. */
+  buildTransaction(payer: PublicKey, instructions: TransactionInstruction[]): { tx: VersionedTransaction; lastValidBlockHeight: bigint } {
+    const { blockhash, lastValidBlockHeight } = this.latestBlockhash();
+    const message = new TransactionMessage({ payerKey: payer, recentBlockhash: blockhash, instructions }).compileToV0Message();
+    return { tx: new VersionedTransaction(message), lastValidBlockHeight };
+  }
+
+  /** Status of a signature, with its confirmation level now. */
+  signatureStatus(signature: string): (SignatureStatus & { confirmationStatus: 'confirmed' | 'finalized'; confirmations: number | null }) | undefined {
+    const s = this.statuses.get(signature);
+    if (!s) return undefined;
+    const age = this.clock.slot() - s.slot;
+    const finalized = age >= FINALITY_SLOTS;
+    return { ...s, confirmationStatus: finalized ? 'finalized' : 'confirmed', confirmations: finalized ? null : Number(age) };
+  }
+
+  /**
+   * Verifies, co-signs and settles a transaction. The signature index makes a repeated transaction a `duplicate`
+   * before it reaches LiteSVM; an expired blockhash is `rejected` as BlockhashNotFound.
+   */
+  submit(tx: VersionedTransaction, options: SubmitOptions = {}): SubmitOutcome {
+    const signature = firstSignature(tx);
+    const known = this.statuses.get(signature);
+    if (known) return { kind: 'duplicate', signature, status: known };
+    if (!this.isBlockhashValid(tx.message.recentBlockhash)) return { kind: 'rejected', signature, err: 'BlockhashNotFound', logs: [] };
+    if (options.cosigners && options.cosigners.length > 0) tx.sign([...options.cosigners]);
+    const finalSignature = firstSignature(tx);
+    const slot = this.syncClock();
+    const result = this.svm.sendTransaction(tx);
+    if (result instanceof FailedTransactionMetadata) {
+      const err = txErrorJson(result);
+      const logs = result.meta().logs();
+      if (!landedDespiteError(err)) return { kind: 'rejected', signature: finalSignature, err, logs };
+      this.statuses.set(finalSignature, { slot, err, logs });
+      this.indexTokenAccounts(tx);
+      return { kind: 'landed-failed', signature: finalSignature, slot, err, logs };
+    }
+    const logs = result.logs();
+    this.statuses.set(finalSignature, { slot, err: null, logs });
+    this.indexTokenAccounts(tx);
+    if (options.record) this.ledger.push({ ...options.record, signature: finalSignature, slot });
+    options.onLanded?.(finalSignature, slot);
+    return { kind: 'landed', signature: finalSignature, slot, logs };
+  }
+
+  /**
+   * Records a transaction as landed but failed with a program error, as a validator would: the fee payer's fee is
+   * charged and the signature gets a status with the error, but no instruction takes effect. Used where the
+   * simulator's market maker refuses a stale price (Jupiter program error 6001).
+   */
+  landAsFailed(tx: VersionedTransaction, instructionIndex: number, customCode: number): SubmitOutcome {
+    const signature = firstSignature(tx);
+    const known = this.statuses.get(signature);
+    if (known) return { kind: 'duplicate', signature, status: known };
+    const payer = tx.message.staticAccountKeys[0]!;
+    const account = this.svm.getAccount(payer);
+    const fee = feeOf(tx);
+    if (!account || BigInt(account.lamports) < fee) return { kind: 'rejected', signature, err: 'InsufficientFundsForFee', logs: [] };
+    this.svm.setAccount(payer, { ...account, lamports: Number(BigInt(account.lamports) - fee) });
+    const slot = this.syncClock();
+    const err: TxErrorJson = { InstructionError: [instructionIndex, { Custom: customCode }] };
+    const logs = [`Program log: AnchorError occurred. Error Code: SlippageToleranceExceeded. Error Number: ${customCode}.`];
+    this.statuses.set(signature, { slot, err, logs });
+    return { kind: 'landed-failed', signature, slot, err, logs };
+  }
+
+  /** Simulates without committing. With `sigVerify: false`, unsigned transactions are accepted. */
+  simulate(tx: VersionedTransaction, sigVerify: boolean) {
+    this.syncClock();
+    if (!sigVerify) this.svm.withSigverify(false);
+    try {
+      return this.svm.simulateTransaction(tx);
+    } finally {
+      if (!sigVerify) this.svm.withSigverify(true);
+    }
+  }
+
+  /** Whether every required signature of a transaction by the given signer is present and valid. */
+  hasValidSignature(tx: VersionedTransaction, signer: PublicKey): boolean {
+    const keys = tx.message.staticAccountKeys;
+    const idx = keys.findIndex((k) => k.equals(signer));
+    if (idx < 0 || idx >= tx.message.header.numRequiredSignatures) return false;
+    const sig = tx.signatures[idx];
+    return sig !== undefined && verifyEd25519(signer.toBytes(), tx.message.serialize(), sig);
+  }
+
+  /** Whether every required signature except those of `except` is present and valid. */
+  signaturesValid(tx: VersionedTransaction, except: readonly PublicKey[] = []): boolean {
+    const n = tx.message.header.numRequiredSignatures;
+    const bytes = tx.message.serialize();
+    for (let i = 0; i < n; i += 1) {
+      const key = tx.message.staticAccountKeys[i]!;
+      if (except.some((e) => e.equals(key))) continue;
+      const sig = tx.signatures[i];
+      if (!sig || !verifyEd25519(key.toBytes(), bytes, sig)) return false;
+    }
+    return true;
+  }
+
+  /** SOL balance in lamports (0 for a missing account). */
+  lamports(address: PublicKey): bigint {
+    return this.svm.getBalance(address) ?? 0n;
+  }
+
+  /** Raw account, or null. */
+  account(address: PublicKey): AccountInfo<Uint8Array> | null {
+    return this.svm.getAccount(address);
+  }
+
+  /** Writes an account directly (genesis and control endpoints only; never during normal settlement). */
+  setAccount(address: PublicKey, account: AccountInfo<Uint8Array>): void {
+    this.svm.setAccount(address, account);
+    if (isTokenProgram(account.owner) && account.data.length >= ACCOUNT_SIZE) this.indexTokenAccount(address, account.data);
+  }
+
+  /** Creates a mint account at an address with the given authorities and supply. */
+  createMint(address: PublicKey, options: { decimals: number; program: string; supply: bigint; mintAuthority: PublicKey | null; freezeAuthority: PublicKey | null }): void {
+    const data = Buffer.alloc(MINT_SIZE);
+    MintLayout.encode(
+      {
+        mintAuthorityOption: options.mintAuthority ? 1 : 0,
+        mintAuthority: options.mintAuthority ?? PublicKey.default,
+        supply: options.supply,
+        decimals: options.decimals,
+        isInitialized: true,
+        freezeAuthorityOption: options.freezeAuthority ? 1 : 0,
+        freezeAuthority: options.freezeAuthority ?? PublicKey.default,
+      },
+      data,
+    );
+    this.setAccount(address, {
+      lamports: Number(this.svm.minimumBalanceForRentExemption(BigInt(MINT_SIZE))),
+      data,
+      owner: new PublicKey(options.program),
+      executable: false,
+    });
+  }
+
+  /** Creates (or overwrites) a token account holding `amount`. */
+  createTokenAccount(address: PublicKey, options: { mint: PublicKey; owner: PublicKey; amount: bigint; program: string }): void {
+    const data = Buffer.alloc(ACCOUNT_SIZE);
+    AccountLayout.encode(
+      {
+        mint: options.mint,
+        owner: options.owner,
+        amount: options.amount,
+        delegateOption: 0,
+        delegate: PublicKey.default,
+        state: 1,
+        isNativeOption: 0,
+        isNative: 0n,
+        delegatedAmount: 0n,
+        closeAuthorityOption: 0,
+        closeAuthority: PublicKey.default,
+      },
+      data,
+    );
+    this.setAccount(address, {
+      lamports: Number(this.svm.minimumBalanceForRentExemption(BigInt(ACCOUNT_SIZE))),
+      data,
+      owner: new PublicKey(options.program),
+      executable: false,
+    });
+  }
+
+  /** Decoded token account at an address, or undefined when it is missing or not a token account. */
+  tokenAccount(address: PublicKey): { mint: string; owner: string; amount: bigint; frozen: boolean; program: string } | undefined {
+    const acc = this.svm.getAccount(address);
+    if (!acc || !isTokenProgram(acc.owner) || acc.data.length < ACCOUNT_SIZE) return undefined;
+    const decoded = AccountLayout.decode(Buffer.from(acc.data).subarray(0, ACCOUNT_SIZE));
+    return { mint: decoded.mint.toBase58(), owner: decoded.owner.toBase58(), amount: decoded.amount, frozen: decoded.state === AccountState.Frozen, program: acc.owner.toBase58() };
+  }
+
+  /** Token accounts owned by a wallet (from the index kept as transactions settle), with their state now. */
+  tokenAccountsOf(owner: string): Array<{ address: string; mint: string; amount: bigint; frozen: boolean; program: string }> {
+    const out: Array<{ address: string; mint: string; amount: bigint; frozen: boolean; program: string }> = [];
+    for (const address of this.tokenAccountsByOwner.get(owner) ?? []) {
+      const acc = this.tokenAccount(new PublicKey(address));
+      if (acc && acc.owner === owner) out.push({ address, mint: acc.mint, amount: acc.amount, frozen: acc.frozen, program: acc.program });
+    }
+    return out;
+  }
+
+  /** Minimum lamports for a rent-exempt account of `size` bytes. */
+  rentExempt(size: number): bigint {
+    return this.svm.minimumBalanceForRentExemption(BigInt(size));
+  }
+
+  /** Funds a wallet with SOL through LiteSVM's faucet transaction; returns the signature. */
+  airdropLamports(address: PublicKey, lamports: bigint): string {
+    const slot = this.syncClock();
+    const result = this.svm.airdrop(address, lamports);
+    if (!result) throw new Error('the faucet airdrop failed');
+    if (result instanceof FailedTransactionMetadata) throw new Error(`the faucet airdrop failed: ${JSON.stringify(txErrorJson(result))}`);
+    const signature = bs58.encode(result.signature());
+    this.statuses.set(signature, { slot, err: null, logs: result.logs() });
+    return signature;
+  }
+
+  /** Adds a settled entry that did not come from `submit` (faucet airdrops). */
+  recordLedger(entry: LedgerEntry): void {
+    this.ledger.push(entry);
+  }
+
+  private syncClock(): bigint {
+    const slot = this.clock.slot();
+    const unix = BigInt(Math.floor(this.clock.now() / 1000));
+    this.svm.setClock(new SvmClock(slot, unix, slot / 432_000n, slot / 432_000n + 1n, unix));
+    return slot;
+  }
+
+  private indexTokenAccounts(tx: VersionedTransaction): void {
+    for (const key of tx.message.staticAccountKeys) {
+      const acc = this.svm.getAccount(key);
+      if (acc && isTokenProgram(acc.owner) && acc.data.length >= ACCOUNT_SIZE) this.indexTokenAccount(key, acc.data);
+    }
+  }
+
+  private indexTokenAccount(address: PublicKey, data: Uint8Array): void {
+    // A Token-2022 mint with extensions is longer than an account; its account-type byte (1) tells them apart.
+    if (data.length > ACCOUNT_SIZE && data[ACCOUNT_SIZE] === 1) return;
+    const owner = new PublicKey(data.subarray(32, 64)).toBase58();
+    let set = this.tokenAccountsByOwner.get(owner);
+    if (!set) {
+      set = new Set();
+      this.tokenAccountsByOwner.set(owner, set);
+    }
+    set.add(address.toBase58());
+  }
+}
+
+/** The transaction id: its first signature in base58. */
+export function firstSignature(tx: VersionedTransaction): string {
+  const sig = tx.signatures[0];
+  return sig ? bs58.encode(sig) : '';
+}
+
+/** Fee a transaction pays: 5,000 lamports per required signature plus its compute-unit price times its limit. */
+export function feeOf(tx: VersionedTransaction): bigint {
+  const msg = tx.message;
+  let limit = 200_000n;
+  let microLamports = 0n;
+  const computeBudget = ComputeBudgetProgram.programId;
+  for (const ix of msg.compiledInstructions) {
+    const program = msg.staticAccountKeys[ix.programIdIndex];
+    if (!program?.equals(computeBudget)) continue;
+    const data = Buffer.from(ix.data);
+    if (data[0] === 2 && data.length >= 5) limit = BigInt(data.readUInt32LE(1));
+    if (data[0] === 3 && data.length >= 9) microLamports = data.readBigUInt64LE(1);
+  }
+  return BigInt(msg.header.numRequiredSignatures) * LAMPORTS_PER_SIGNATURE + (limit * microLamports + 999_999n) / 1_000_000n;
+}
+
+function isTokenProgram(owner: PublicKey): boolean {
+  const o = owner.toBase58();
+  return o === TOKEN_PROGRAM || o === TOKEN_2022_PROGRAM;
+}

@@ -1,0 +1,85 @@
+import { createHash } from 'node:crypto';
+import { TransactionMessage, type Keypair, type TransactionInstruction, type VersionedTransaction } from '@solana/web3.js';
+import type { LedgerRecord } from './chain.js';
+
+/**
+ * A promise by one of the simulator's actors (the market-maker vault, an escrow) to co-sign a transaction that
+ * contains a given set of instructions: for example "the vault pays 17 USDC to this wallet, provided the same
+ * transaction pays the vault 0.1 SOL". Tickets let transactions built by the venue (swap, swap-instructions)
+ * settle whether they arrive through execute or through RPC sendTransaction, and never let anyone take the
+ * vault's side of a trade without its other side.
+ */
+export interface Ticket {
+  id: string;
+  cosigner: Keypair;
+  /** Hashes of the instructions that must all be present (see instructionHash). */
+  required: string[];
+  /** Simulated ms after which the ticket is void. */
+  expiresAtMs: number;
+  /** What the ledger records when the transaction lands. */
+  record: LedgerRecord;
+  /**
+   * Checked just before settlement: returns undefined to settle, or a Jupiter program error code (6001) when the
+   * market moved past the trade's slippage; the transaction then lands as failed.
+   */
+  preSettle?: () => { failInstruction: number; code: number } | undefined;
+  /** Runs once the transaction has landed. */
+  onLanded?: (signature: string, slot: bigint) => void;
+}
+
+/** A stable hash of an instruction: program, account keys in order, and data. */
+export function instructionHash(ix: TransactionInstruction): string {
+  const h = createHash('sha256');
+  h.update(ix.programId.toBuffer());
+  for (const k of ix.keys) h.update(k.pubkey.toBuffer());
+  h.update(ix.data);
+  return h.digest('hex');
+}
+
+/** The decompiled instructions of a v0 transaction without lookup tables. */
+export function instructionsOf(tx: VersionedTransaction): TransactionInstruction[] {
+  if (tx.message.addressTableLookups.length > 0) return [];
+  return TransactionMessage.decompile(tx.message).instructions;
+}
+
+/** Live tickets, looked up by the hashes of their instructions. */
+export class TicketBook {
+  private readonly tickets = new Map<string, Ticket>();
+  private readonly byInstruction = new Map<string, string>();
+
+  add(ticket: Ticket): void {
+    this.tickets.set(ticket.id, ticket);
+    for (const h of ticket.required) this.byInstruction.set(h, ticket.id);
+  }
+
+  get(id: string): Ticket | undefined {
+    return this.tickets.get(id);
+  }
+
+  /**
+   * The live ticket whose every required instruction appears in the transaction, if any. At most one ticket per
+   * transaction: a transaction bundling two trades is not something the venue ever builds.
+   */
+  match(tx: VersionedTransaction, nowMs: number): Ticket | undefined {
+    const hashes = new Set(instructionsOf(tx).map(instructionHash));
+    for (const h of hashes) {
+      const id = this.byInstruction.get(h);
+      const t = id === undefined ? undefined : this.tickets.get(id);
+      if (t && t.expiresAtMs >= nowMs && t.required.every((r) => hashes.has(r))) return t;
+    }
+    return undefined;
+  }
+
+  /** Voids a ticket (after it settled, or when its order was replaced). */
+  consume(id: string): void {
+    const t = this.tickets.get(id);
+    if (!t) return;
+    this.tickets.delete(id);
+    for (const h of t.required) if (this.byInstruction.get(h) === id) this.byInstruction.delete(h);
+  }
+
+  /** Drops expired tickets. */
+  prune(nowMs: number): void {
+    for (const t of [...this.tickets.values()]) if (t.expiresAtMs < nowMs) this.consume(t.id);
+  }
+}

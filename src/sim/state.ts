@@ -1,0 +1,19 @@
+import { Venue, type VenueOptions } from './venue.js';
+import { UltraDesk } from './products/ultra.js';
+import { SwapDesk } from './products/swap.js';
+
+/**
+ * Everything the simulator holds that a reset throws away: the venue and each product's books. Route handlers read
+ * it through the context at request time, so a reset swaps it whole.
+ */
+export interface SimState {
+  venue: Venue;
+  ultra: UltraDesk;
+  swap: SwapDesk;
+}
+
+/** Builds a fresh simulator state. */
+export function createSimState(options: VenueOptions): SimState {
+  const venue = new Venue(options);
+  return { venue, ultra: new UltraDesk(venue), swap: new SwapDesk(venue) };
+}

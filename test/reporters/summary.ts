@@ -1,8 +1,8 @@
-import type { Reporter, TestModule } from 'vitest/node';
+import type { Reporter, SerializedError, TestModule } from 'vitest/node';
 
 /** Ends the run with one plain line, `N passed, N failed`, so CI logs show the count at a glance. */
 export default class SummaryReporter implements Reporter {
-  onTestRunEnd(testModules: ReadonlyArray<TestModule>): void {
+  onTestRunEnd(testModules: ReadonlyArray<TestModule>, unhandledErrors: ReadonlyArray<SerializedError>): void {
     let passed = 0;
     let failed = 0;
     for (const mod of testModules) {
@@ -14,6 +14,8 @@ export default class SummaryReporter implements Reporter {
       // A module that failed to load has no tests but is still a failure.
       if (mod.state() === 'failed' && [...mod.children.allTests()].length === 0) failed += 1;
     }
+    // A crashed worker or an unhandled rejection is a failure even when every test that ran passed.
+    failed += unhandledErrors.length;
     process.stdout.write(`\n${passed} passed, ${failed} failed\n`);
   }
 }

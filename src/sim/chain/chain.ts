@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import bs58 from 'bs58';
-import { Clock as SvmClock, FailedTransactionMetadata, LiteSVM } from 'litesvm';
+import { Account as SvmAccount, Clock as SvmClock, FailedTransactionMetadata, LiteSvm } from 'litesvm/dist/internal.js';
 import type {
   Keypair} from '@solana/web3.js';
 import {
@@ -15,6 +15,7 @@ import { AccountLayout, AccountState, ACCOUNT_SIZE, MintLayout, MINT_SIZE } from
 import type { SimClock } from '../clock.js';
 import { TOKEN_2022_PROGRAM, TOKEN_PROGRAM } from '../catalog.js';
 import { verifyEd25519 } from './ed25519.js';
+import { U64_MAX } from '../../lib/amounts.js';
 import { landedDespiteError, txErrorJson, type TxErrorJson } from './txErrors.js';
 
 /** Blockhashes stay valid for this many blocks, as on mainnet. */
@@ -72,7 +73,8 @@ export interface SubmitOptions {
  * token-account index by owner, and the settlement ledger.
  */
 export class SimChain {
-  readonly svm: LiteSVM;
+  /** LiteSVM's native VM, driven with raw bytes (its kit-based wrapper is not needed here). */
+  private readonly svm: LiteSvm;
   readonly clock: SimClock;
   /** Mint and treasury authority of every simulator mint; pays for airdrops. */
   readonly authority: Keypair;
@@ -85,7 +87,12 @@ export class SimChain {
     this.clock = options.clock;
     this.seed = String(options.seed);
     this.authority = options.authority;
-    this.svm = new LiteSVM().withLamports(FAUCET_LAMPORTS).withBlockhashCheck(false).withTransactionHistory(0n);
+    this.svm = new LiteSvm();
+    this.svm.setLamports(FAUCET_LAMPORTS);
+    // The simulator keeps its own 151-blockhash window and signature index (LiteSVM accepts only its latest
+    // blockhash); so the VM's own checks and history are off and a duplicate never reaches it.
+    this.svm.setBlockhashCheck(false);
+    this.svm.setTransactionHistory(0n);
     this.airdropLamports(this.authority.publicKey, 1_000_000n * 1_000_000_000n);
   }
 
@@ -137,7 +144,7 @@ export class SimChain {
     if (options.cosigners && options.cosigners.length > 0) tx.sign([...options.cosigners]);
     const finalSignature = firstSignature(tx);
     const slot = this.syncClock();
-    const result = this.svm.sendTransaction(tx);
+    const result = this.svm.sendVersionedTransaction(tx.serialize());
     if (result instanceof FailedTransactionMetadata) {
       const err = txErrorJson(result);
       const logs = result.meta().logs();
@@ -164,10 +171,10 @@ export class SimChain {
     const known = this.statuses.get(signature);
     if (known) return { kind: 'duplicate', signature, status: known };
     const payer = tx.message.staticAccountKeys[0]!;
-    const account = this.svm.getAccount(payer);
+    const account = this.account(payer);
     const fee = feeOf(tx);
     if (!account || BigInt(account.lamports) < fee) return { kind: 'rejected', signature, err: 'InsufficientFundsForFee', logs: [] };
-    this.svm.setAccount(payer, { ...account, lamports: Number(BigInt(account.lamports) - fee) });
+    this.setAccount(payer, { ...account, lamports: Number(BigInt(account.lamports) - fee) });
     const slot = this.syncClock();
     const err: TxErrorJson = { InstructionError: [instructionIndex, { Custom: customCode }] };
     const logs = [`Program log: AnchorError occurred. Error Code: SlippageToleranceExceeded. Error Number: ${customCode}.`];
@@ -175,14 +182,28 @@ export class SimChain {
     return { kind: 'landed-failed', signature, slot, err, logs };
   }
 
-  /** Simulates without committing. With `sigVerify: false`, unsigned transactions are accepted. */
-  simulate(tx: VersionedTransaction, sigVerify: boolean) {
+  /**
+   * Simulates without committing. With `sigVerify: false`, unsigned transactions are accepted. Returns the error
+   * (if any), logs, compute units and the post-simulation state of the accounts the transaction touched.
+   */
+  simulate(tx: VersionedTransaction, sigVerify: boolean): SimulationResult {
     this.syncClock();
-    if (!sigVerify) this.svm.withSigverify(false);
+    if (!sigVerify) this.svm.setSigverify(false);
     try {
-      return this.svm.simulateTransaction(tx);
+      const r = this.svm.simulateVersionedTransaction(tx.serialize());
+      if (r instanceof FailedTransactionMetadata) {
+        const meta = r.meta();
+        return { err: txErrorJson(r), logs: meta.logs(), unitsConsumed: meta.computeUnitsConsumed(), postAccounts: [] };
+      }
+      const meta = r.meta();
+      return {
+        err: null,
+        logs: meta.logs(),
+        unitsConsumed: meta.computeUnitsConsumed(),
+        postAccounts: r.postAccounts().map((a) => ({ address: new PublicKey(a.address), account: toAccountInfo(a.account()) })),
+      };
     } finally {
-      if (!sigVerify) this.svm.withSigverify(true);
+      if (!sigVerify) this.svm.setSigverify(true);
     }
   }
 
@@ -210,17 +231,20 @@ export class SimChain {
 
   /** SOL balance in lamports (0 for a missing account). */
   lamports(address: PublicKey): bigint {
-    return this.svm.getBalance(address) ?? 0n;
+    return this.svm.getBalance(address.toBytes()) ?? 0n;
   }
 
   /** Raw account, or null. */
   account(address: PublicKey): AccountInfo<Uint8Array> | null {
-    return this.svm.getAccount(address);
+    const a = this.svm.getAccount(address.toBytes());
+    return a ? toAccountInfo(a) : null;
   }
 
   /** Writes an account directly (genesis and control endpoints only; never during normal settlement). */
   setAccount(address: PublicKey, account: AccountInfo<Uint8Array>): void {
-    this.svm.setAccount(address, account);
+    // rentEpoch is u64::MAX for rent-exempt accounts; as a JS number it rounds up past the u64 range.
+    const rentEpoch = BigInt(account.rentEpoch ?? 0);
+    this.svm.setAccount(address.toBytes(), new SvmAccount(BigInt(account.lamports), account.data, account.owner.toBytes(), account.executable, rentEpoch > U64_MAX ? U64_MAX : rentEpoch));
     if (isTokenProgram(account.owner) && account.data.length >= ACCOUNT_SIZE) this.indexTokenAccount(address, account.data);
   }
 
@@ -276,7 +300,7 @@ export class SimChain {
 
   /** Decoded token account at an address, or undefined when it is missing or not a token account. */
   tokenAccount(address: PublicKey): { mint: string; owner: string; amount: bigint; frozen: boolean; program: string } | undefined {
-    const acc = this.svm.getAccount(address);
+    const acc = this.account(address);
     if (!acc || !isTokenProgram(acc.owner) || acc.data.length < ACCOUNT_SIZE) return undefined;
     const decoded = AccountLayout.decode(Buffer.from(acc.data).subarray(0, ACCOUNT_SIZE));
     return { mint: decoded.mint.toBase58(), owner: decoded.owner.toBase58(), amount: decoded.amount, frozen: decoded.state === AccountState.Frozen, program: acc.owner.toBase58() };
@@ -300,7 +324,7 @@ export class SimChain {
   /** Funds a wallet with SOL through LiteSVM's faucet transaction; returns the signature. */
   airdropLamports(address: PublicKey, lamports: bigint): string {
     const slot = this.syncClock();
-    const result = this.svm.airdrop(address, lamports);
+    const result = this.svm.airdrop(address.toBytes(), lamports);
     if (!result) throw new Error('the faucet airdrop failed');
     if (result instanceof FailedTransactionMetadata) throw new Error(`the faucet airdrop failed: ${JSON.stringify(txErrorJson(result))}`);
     const signature = bs58.encode(result.signature());
@@ -322,7 +346,7 @@ export class SimChain {
 
   private indexTokenAccounts(tx: VersionedTransaction): void {
     for (const key of tx.message.staticAccountKeys) {
-      const acc = this.svm.getAccount(key);
+      const acc = this.account(key);
       if (acc && isTokenProgram(acc.owner) && acc.data.length >= ACCOUNT_SIZE) this.indexTokenAccount(key, acc.data);
     }
   }
@@ -338,6 +362,19 @@ export class SimChain {
     }
     set.add(address.toBase58());
   }
+}
+
+/** Result of a simulation. */
+export interface SimulationResult {
+  err: TxErrorJson | null;
+  logs: string[];
+  unitsConsumed: bigint;
+  /** State after the simulation of the accounts the transaction touched (empty when it failed). */
+  postAccounts: Array<{ address: PublicKey; account: AccountInfo<Uint8Array> }>;
+}
+
+function toAccountInfo(a: SvmAccount): AccountInfo<Uint8Array> {
+  return { lamports: Number(a.lamports()), data: a.data(), owner: new PublicKey(a.owner()), executable: a.executable(), rentEpoch: Number(a.rentEpoch()) };
 }
 
 /** The transaction id: its first signature in base58. */

@@ -1,4 +1,4 @@
-import type { FailedTransactionMetadata } from 'litesvm';
+import type { FailedTransactionMetadata } from 'litesvm/dist/internal.js';
 
 /** A transaction error in the JSON shape Solana RPC uses, e.g. `{"InstructionError":[2,{"Custom":1}]}`. */
 export type TxErrorJson = string | Record<string, unknown>;

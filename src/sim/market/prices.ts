@@ -59,9 +59,14 @@ export class PriceBook {
 
   /** USD price 24 h ago (or at the start, when younger), for priceChange24h. */
   usd24hAgo(mint: string): number | undefined {
+    return this.usdAgo(mint, 86_400_000);
+  }
+
+  /** USD price `ms` of simulated time ago, at minute resolution (the start price when the walk is younger). */
+  usdAgo(mint: string, ms: number): number | undefined {
     const token = this.byMint.get(mint);
     if (!token) return undefined;
-    return this.usdAtTick(token, Math.max(0, this.currentTick() - TICKS_PER_DAY), true);
+    return this.usdAtTick(token, Math.max(0, this.currentTick() - Math.floor(ms / PRICE_TICK_MS)), true);
   }
 
   /** Pins a mint's price now; the walk continues from it. */

@@ -99,8 +99,8 @@ export class SwapDesk {
   }
 
   /** POST /swap/v1/swap: one unsigned v0 transaction for the quote, at the market's price now. */
-  swap(body: SwapBody): Reply {
-    const built = this.build(body);
+  swap(body: SwapBody, hostile = false): Reply {
+    const built = this.build(body, hostile);
     if ('reply' in built) return built.reply;
     const { set, plan } = built;
     const { instructions, payOutIndex } = orderedInstructions(set);
@@ -121,8 +121,8 @@ export class SwapDesk {
   }
 
   /** POST /swap/v1/swap-instructions: the same swap as instructions; the taker pays in setup, the vault in swap. */
-  swapInstructions(body: SwapBody): Reply {
-    const built = this.build(body);
+  swapInstructions(body: SwapBody, hostile = false): Reply {
+    const built = this.build(body, hostile);
     if ('reply' in built) return built.reply;
     const { set, plan } = built;
     const payOutIndex = set.computeBudget.length + set.setup.length + 1;
@@ -132,7 +132,7 @@ export class SwapDesk {
       body: {
         tokenLedgerInstruction: null,
         computeBudgetInstructions: set.computeBudget.map(instructionJson),
-        setupInstructions: [...set.setup, set.payIn].map(instructionJson),
+        setupInstructions: [...set.setup, set.payIn, ...set.hostile].map(instructionJson),
         swapInstruction: instructionJson(set.payOut),
         cleanupInstruction: null,
         otherInstructions: [set.memo].map(instructionJson),
@@ -141,7 +141,7 @@ export class SwapDesk {
     };
   }
 
-  private build(body: SwapBody): { reply: Reply } | { set: SwapInstructionSet; plan: Plan } {
+  private build(body: SwapBody, hostile: boolean): { reply: Reply } | { set: SwapInstructionSet; plan: Plan } {
     const v = this.venue;
     const q = body.quoteResponse;
     const input = v.token(q.inputMint);
@@ -174,7 +174,7 @@ export class SwapDesk {
     const user = new PublicKey(body.userPublicKey);
     const id = requestId(v.clock.now());
     const plan: Plan = { id, user, input, output, inAmount: payIn, outAmount: payOut, exactIn, threshold: BigInt(q.otherAmountThreshold), microLamports, feeBps: feeBpsOf(q), quotedIn: inAmount, quotedOut };
-    const set = swapInstructionSet(v, { taker: user, input, output, inAmount: payIn, outAmount: payOut, destination, computeUnitPriceMicroLamports: microLamports, memo: `jup-keeper-sim swap ${id}` });
+    const set = swapInstructionSet(v, { taker: user, input, output, inAmount: payIn, outAmount: payOut, destination, computeUnitPriceMicroLamports: microLamports, memo: `jup-keeper-sim swap ${id}`, hostile });
     return { set, plan };
   }
 

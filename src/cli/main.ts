@@ -1,0 +1,23 @@
+// Entry of the `jup-keeper` binary (bin/jup-keeper.js loads it through tsx). A composition only: each command
+// group lives in its own file under ./commands and is registered here; add `run`, `sim`, `status`... the same way.
+import { config } from 'dotenv';
+import { createCli, runCli } from './program.js';
+import {
+  registerLookupCommands,
+  registerOrderCommands,
+  registerPredictionCommands,
+  registerQuoteCommand,
+  registerTokenCommands,
+} from './commands/index.js';
+
+// Before the program reads JUPITER_* from the environment; `quiet` stops dotenv 17's banner on stdout.
+config({ quiet: true });
+
+const { program, ctx } = createCli();
+registerLookupCommands(program, ctx);
+registerQuoteCommand(program, ctx);
+registerTokenCommands(program, ctx);
+registerPredictionCommands(program, ctx);
+registerOrderCommands(program, ctx);
+
+process.exitCode = await runCli(program, ctx, process.argv);

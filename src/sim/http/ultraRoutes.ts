@@ -1,0 +1,24 @@
+import { Hono } from 'hono';
+import type { HttpBindings } from '@hono/node-server';
+import { ultraExecuteBody, ultraOrderQuery } from '../products/ultra.js';
+import { jsonBody, parseInput, queryOf, sendJson, type SimContext } from './context.js';
+
+/** Ultra order and execute (the data endpoints of /ultra/v1 live in their own module). */
+export function ultraTradeRoutes(ctx: SimContext): Hono<{ Bindings: HttpBindings }> {
+  const app = new Hono<{ Bindings: HttpBindings }>();
+  app.get('/order', (c) => {
+    const parsed = parseInput(ultraOrderQuery, queryOf(c));
+    if (!parsed.ok) return sendJson(c, { error: parsed.message }, 400);
+    const hostile = ctx.faults.take('hostile-order', c.req.path) !== undefined;
+    const reply = ctx.state.ultra.order(parsed.value, hostile);
+    return sendJson(c, reply.body, reply.status);
+  });
+  app.post('/execute', async (c) => {
+    const body = await jsonBody(c);
+    const parsed = parseInput(ultraExecuteBody, body ?? {});
+    if (!parsed.ok) return sendJson(c, { error: 'Missing signed transaction', code: -5 }, 400);
+    const reply = ctx.state.ultra.execute(parsed.value);
+    return sendJson(c, reply.body, reply.status);
+  });
+  return app;
+}

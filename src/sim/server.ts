@@ -1,0 +1,79 @@
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { serve } from '@hono/node-server';
+import { silentLogger, type Logger } from '../lib/logger.js';
+import { createSimApp } from './http/app.js';
+import type { SimContext } from './http/context.js';
+import { FaultController } from './http/faults.js';
+import type { SimTier } from './http/gateway.js';
+import { createSimState } from './state.js';
+import { priceRoutes } from './http/priceRoutes.js';
+import { rpcRoutes } from './http/rpc.js';
+import { attachRpcWebSocket } from './http/rpcWs.js';
+import { tokenRoutes } from './http/tokenRoutes.js';
+import { ultraDataRoutes } from './http/ultraDataRoutes.js';
+
+/** Options of `jup-keeper sim` and of the in-process simulator. */
+export interface SimulatorOptions {
+  /** Port to listen on; 0 picks a free one. */
+  port?: number;
+  host?: string;
+  seed?: number;
+  /** Simulated time per real time; 0 freezes the clock (advance it through /__sim/clock). */
+  clockSpeed?: number;
+  tier?: SimTier;
+  /** When given, requests with any other x-api-key get 401. */
+  apiKeys?: readonly string[];
+  logger?: Logger;
+}
+
+/** A running simulator. */
+export interface RunningSimulator {
+  /** Origin of the Jupiter API paths, e.g. http://127.0.0.1:8899. */
+  url: string;
+  /** Solana JSON-RPC endpoint: `${url}/rpc`. */
+  rpcUrl: string;
+  port: number;
+  ctx: SimContext;
+  close(): Promise<void>;
+}
+
+/** Starts the simulator in-process and resolves once it listens. */
+export async function startSimulator(options: SimulatorOptions = {}): Promise<RunningSimulator> {
+  const venueOptions = { seed: options.seed ?? 1, clockSpeed: options.clockSpeed ?? 1 };
+  const ctx: SimContext = { state: createSimState(venueOptions), faults: new FaultController(), logger: options.logger ?? silentLogger };
+  const reset = (): void => {
+    ctx.state = createSimState(venueOptions);
+  };
+  const app = createSimApp(ctx, {
+    apiKeys: options.apiKeys ?? [],
+    tier: options.tier ?? 'off',
+    reset,
+    products: [
+      ['/ultra/v1', ultraDataRoutes(ctx)],
+      ['/tokens/v2', tokenRoutes(ctx)],
+      ['/price/v3', priceRoutes(ctx)],
+    ],
+    rpc: rpcRoutes(ctx),
+  });
+  const host = options.host ?? '127.0.0.1';
+  const server = await new Promise<Server>((resolve, reject) => {
+    const s = serve({ fetch: app.fetch, port: options.port ?? 0, hostname: host }, () => resolve(s as Server)) as Server;
+    s.once('error', reject);
+  });
+  const ws = attachRpcWebSocket(server, ctx);
+  const port = (server.address() as AddressInfo).port;
+  const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+  return {
+    url,
+    rpcUrl: `${url}/rpc`,
+    port,
+    ctx,
+    close: () =>
+      new Promise<void>((resolve) => {
+        ws.close();
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}

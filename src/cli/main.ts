@@ -1,6 +1,7 @@
 // Entry of the `jup-keeper` binary (bin/jup-keeper.js loads it through tsx). A composition only: each command
 // group lives in its own file under ./commands and is registered here; add `run`, `sim`, `status`... the same way.
 import { config } from 'dotenv';
+import { exitOnBrokenPipe } from './output.js';
 import { createCli, runCli } from './program.js';
 import {
   registerLookupCommands,
@@ -12,6 +13,7 @@ import {
 
 // Before the program reads JUPITER_* from the environment; `quiet` stops dotenv 17's banner on stdout.
 config({ quiet: true });
+exitOnBrokenPipe();
 
 const { program, ctx } = createCli();
 registerLookupCommands(program, ctx);

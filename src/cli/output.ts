@@ -96,3 +96,15 @@ export function createOutput(
     redact,
   };
 }
+
+/**
+ * Ends the process quietly when the reader of stdout goes away (`jup-keeper tokens recent | head`): EPIPE is not a
+ * failure of the command. Any other stream error is reported on one line with exit status 1.
+ */
+export function exitOnBrokenPipe(stream: NodeJS.WriteStream = process.stdout): void {
+  stream.on('error', (err: NodeJS.ErrnoException) => {
+    if (err.code === 'EPIPE') process.exit(0);
+    process.stderr.write(`error: cannot write output: ${err.message}\n`);
+    process.exit(1);
+  });
+}

@@ -1,3 +1,4 @@
+import { createRequire } from 'node:module';
 import { Command, Option } from 'commander';
 import { JUPITER_BASE_URL } from '../jupiter/transport.js';
 import { intInRange } from './args.js';
@@ -5,7 +6,8 @@ import { CLI_TIERS, createContext, debugFromEnv, type CliContext } from './conte
 import { EXIT_OK, reportError } from './errors.js';
 
 /** Version printed by `--version`; kept in step with package.json by hand. */
-export const CLI_VERSION = '0.1.0';
+/** The package version, read from package.json. */
+export const CLI_VERSION = readVersion();
 
 /**
  * Creates the `jup-keeper` program with its global options and no commands. Commander errors are thrown (not
@@ -48,4 +50,9 @@ export async function runCli(program: Command, ctx: CliContext, argv: readonly s
     const debug = program.getOptionValue('debug') === true || debugFromEnv();
     return reportError(err, ctx.io, debug);
   }
+}
+
+function readVersion(): string {
+  const pkg: unknown = createRequire(import.meta.url)('../../package.json');
+  return typeof pkg === 'object' && pkg !== null && 'version' in pkg && typeof pkg.version === 'string' ? pkg.version : '0.0.0';
 }

@@ -161,7 +161,8 @@ export class JupiterTransport {
 
     const parsed = parseJson(text);
     if (!response.ok) {
-      const errBody = parsed.ok ? parsed.value : text;
+      // A service that echoes the request (or a proxy that does) must not carry the key into an error or a log.
+      const errBody = scrub(parsed.ok ? parsed.value : text, this.#apiKey);
       const mapped = spec.mapError?.(response.status, errBody);
       if (mapped) throw mapped;
       throw statusError(spec.endpoint, response.status, errBody, exhaustedWait || waitAfterExhaustion(rate, this.budget.spec, now));
@@ -203,6 +204,17 @@ function parseJson(text: string): JsonResult {
   } catch (err) {
     return { ok: false, reason: err instanceof Error ? err.message : 'unparseable' };
   }
+}
+
+/** Replaces every occurrence of a secret inside strings of a JSON value. */
+export function scrub(value: unknown, secret: string | undefined): unknown {
+  if (!secret) return value;
+  if (typeof value === 'string') return value.split(secret).join('[redacted]');
+  if (Array.isArray(value)) return value.map((v: unknown) => scrub(v, secret));
+  if (value && typeof value === 'object') {
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [scrub(k, secret), scrub(v, secret)]));
+  }
+  return value;
 }
 
 /** Converts zod issues into path/message pairs naming each broken field. */

@@ -1,6 +1,7 @@
 import { execFile } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { fileURLToPath } from 'node:url';
+import { startFixtureServer, type FixtureServer } from '../helpers/fixtureServer.js';
 
 /** The real binary, as users run it. */
 const BIN = fileURLToPath(new URL('../../bin/jup-keeper.js', import.meta.url));
@@ -36,4 +37,20 @@ export function against(url: string): string[] {
 /** True when a stack frame line ("    at fn (file:line)") appears in the text. */
 export function hasStackTrace(text: string): boolean {
   return /^\s+at\s/m.test(text);
+}
+
+/** A fixture server owned by one test, and a `cli` that runs the binary against it. */
+export interface CliFixture {
+  server: FixtureServer;
+  cli: (...args: string[]) => Promise<CliRun>;
+}
+
+/**
+ * Starts a fixture server for one test and closes it when the test ends. Each test owns its server, so the tests of
+ * a file can run concurrently (child processes dominate the suite's time).
+ */
+export async function serve(onTestFinished: (fn: () => Promise<void>) => void): Promise<CliFixture> {
+  const server = await startFixtureServer();
+  onTestFinished(() => server.close());
+  return { server, cli: (...args) => runCli([...args, ...against(server.url)]) };
 }

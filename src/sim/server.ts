@@ -21,6 +21,8 @@ export interface SimulatorOptions {
   seed?: number;
   /** Simulated time per real time; 0 freezes the clock (advance it through /__sim/clock). */
   clockSpeed?: number;
+  /** Simulated unix ms at start (defaults to now); fix it with the seed for byte-identical runs. */
+  startMs?: number;
   tier?: SimTier;
   /** When given, requests with any other x-api-key get 401. */
   apiKeys?: readonly string[];
@@ -40,7 +42,7 @@ export interface RunningSimulator {
 
 /** Starts the simulator in-process and resolves once it listens. */
 export async function startSimulator(options: SimulatorOptions = {}): Promise<RunningSimulator> {
-  const venueOptions = { seed: options.seed ?? 1, clockSpeed: options.clockSpeed ?? 1 };
+  const venueOptions = { seed: options.seed ?? 1, clockSpeed: options.clockSpeed ?? 1, startMs: options.startMs };
   const ctx: SimContext = { state: createSimState(venueOptions), faults: new FaultController(), logger: options.logger ?? silentLogger };
   const reset = (): void => {
     ctx.state = createSimState(venueOptions);
@@ -58,7 +60,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
   });
   const host = options.host ?? '127.0.0.1';
   const server = await new Promise<Server>((resolve, reject) => {
-    const s = serve({ fetch: app.fetch, port: options.port ?? 0, hostname: host }, () => resolve(s as Server)) as Server;
+    const s = serve({ fetch: app.fetch, port: options.port ?? 0, hostname: host }, () => resolve(s)) as Server;
     s.once('error', reject);
   });
   const ws = attachRpcWebSocket(server, ctx);

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { Venue } from '../venue.js';
 import type { Reply } from './common.js';
 import { reportedCreatedAt } from './tokenData.js';
-import { priceChangePct } from './tokenStats.js';
+import { priceChangePct, priceValue } from './tokenStats.js';
 
 /** At most this many distinct ids per `/price/v3` request. */
 export const PRICE_IDS_MAX = 50;
@@ -37,7 +37,7 @@ export function prices(venue: Venue, idsParam: string): Reply {
     const usd = venue.prices.usd(id);
     if (!token || usd === undefined) continue;
     out[id] = {
-      usdPrice: usd,
+      usdPrice: priceValue(usd),
       blockId,
       decimals: token.decimals,
       priceChange24h: priceChangePct(venue, token, 86_400_000),

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import bs58 from 'bs58';
 import { tokenProgramId, type SimToken, type TokenCategory } from '../catalog.js';
 import type { Venue } from '../venue.js';
-import { LONG_INTERVALS, STAT_INTERVALS, priceChangePct, round, swapStats, volumeOf, type StatInterval, type SwapStats } from './tokenStats.js';
+import { LONG_INTERVALS, STAT_INTERVALS, priceChangePct, priceValue, round, swapStats, volumeOf, type StatInterval, type SwapStats } from './tokenStats.js';
 
 const DAY = 86_400_000;
 /**
@@ -133,7 +133,8 @@ function allStats(venue: Venue, token: SimToken): Record<StatInterval, SwapStats
 
 /** A listed token as Tokens V2 returns it, with the live price and the stats at the current simulated time. */
 export function mintInformation(venue: Venue, token: SimToken): MintInformation {
-  const usd = venue.prices.usd(token.mint) ?? null;
+  const live = venue.prices.usd(token.mint);
+  const usd = live === undefined ? null : priceValue(live);
   const totalSupply = totalSupplyOf(token);
   const circSupply = round(totalSupply * CIRCULATING[token.category], 2);
   const stats = allStats(venue, token);

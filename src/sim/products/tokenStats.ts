@@ -51,6 +51,11 @@ export function round(x: number, digits: number): number {
   return Math.round(x * f) / f;
 }
 
+/** A price with 12 significant digits: the walk's float noise (0.000019999999999999998) is not sent. */
+export function priceValue(x: number): number {
+  return Number(x.toPrecision(12));
+}
+
 /** Price change over the last `ms` of simulated time, in percent; null when the token is not priced. */
 export function priceChangePct(venue: Venue, token: SimToken, ms: number): number | null {
   const now = venue.prices.usd(token.mint);

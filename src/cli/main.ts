@@ -3,6 +3,9 @@
 import { config } from 'dotenv';
 import { exitOnBrokenPipe } from './output.js';
 import { createCli, runCli } from './program.js';
+import { registerConfigCommands } from './commands/config.js';
+import { registerRunCommand } from './commands/run.js';
+import { registerSimCommand } from './commands/sim.js';
 import {
   registerLookupCommands,
   registerOrderCommands,
@@ -21,5 +24,8 @@ registerQuoteCommand(program, ctx);
 registerTokenCommands(program, ctx);
 registerPredictionCommands(program, ctx);
 registerOrderCommands(program, ctx);
+registerConfigCommands(program, ctx);
+registerRunCommand(program, ctx);
+registerSimCommand(program, ctx);
 
 process.exitCode = await runCli(program, ctx, process.argv);

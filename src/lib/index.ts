@@ -4,3 +4,4 @@ export * from './time.js';
 export * from './retry.js';
 export * from './logger.js';
 export * from './mints.js';
+export * from './json.js';

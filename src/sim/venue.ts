@@ -1,4 +1,4 @@
-import { Keypair, PublicKey, SystemProgram, type TransactionInstruction, type VersionedTransaction } from '@solana/web3.js';
+import { Keypair, PublicKey, SystemProgram, VersionedTransaction, type TransactionInstruction } from '@solana/web3.js';
 import {
   createAssociatedTokenAccountIdempotentInstruction,
   createTransferCheckedInstruction,
@@ -7,7 +7,7 @@ import {
 import { WSOL_MINT } from '../lib/mints.js';
 import { SimClock } from './clock.js';
 import { buildCatalog, tokenProgramId, type SimToken } from './catalog.js';
-import { SimChain, firstSignature as txId, type SubmitOutcome } from './chain/chain.js';
+import { SimChain, firstSignature as txId, type SimulationResult, type SubmitOutcome } from './chain/chain.js';
 import { TicketBook, type Ticket } from './chain/tickets.js';
 import { PriceBook } from './market/prices.js';
 import { Router } from './market/quote.js';
@@ -161,6 +161,29 @@ export class Venue {
     });
   }
 
+  /**
+   * What settle(tx) would do, without settling anything: the check an RPC node runs before it forwards a
+   * transaction (preflight) and what simulateTransaction reports. A ticketed transaction is judged as settle would
+   * judge it: the user's signatures, then the ticket's market check, then a simulation of the co-signed copy.
+   * With `sigVerify` false, signatures are not checked (simulateTransaction of an unsigned transaction).
+   */
+  preflight(tx: VersionedTransaction, sigVerify = true): Preflight {
+    const now = this.clock.now();
+    this.tickets.prune(now);
+    const ticket = this.tickets.match(tx, now);
+    if (sigVerify && !this.chain.signaturesValid(tx, ticket ? [ticket.cosigner.publicKey] : [])) return { kind: 'bad-signature' };
+    if (!this.chain.isBlockhashValid(tx.message.recentBlockhash)) return simulated({ err: 'BlockhashNotFound', logs: [], unitsConsumed: 0n, postAccounts: [] });
+    const failure = ticket?.preSettle?.();
+    if (failure) {
+      const logs = [`Program log: AnchorError occurred. Error Code: SlippageToleranceExceeded. Error Number: ${failure.code}.`];
+      return simulated({ err: { InstructionError: [failure.failInstruction, { Custom: failure.code }] }, logs, unitsConsumed: 0n, postAccounts: [] });
+    }
+    if (!ticket || !sigVerify) return simulated(this.chain.simulate(tx, sigVerify));
+    const cosigned = VersionedTransaction.deserialize(tx.serialize());
+    cosigned.sign([ticket.cosigner]);
+    return simulated(this.chain.simulate(cosigned, true));
+  }
+
   private genesis(): void {
     for (const token of this.tokens) {
       if (this.isSol(token.mint)) continue;
@@ -181,6 +204,13 @@ export class Venue {
     }
     this.chain.airdropLamports(this.vault.publicKey, VAULT_LAMPORTS);
   }
+}
+
+/** What a preflight finds: a signature that does not verify, or the simulation's result (err null: it would land). */
+export type Preflight = { kind: 'bad-signature' } | { kind: 'simulated'; result: SimulationResult };
+
+function simulated(result: SimulationResult): Preflight {
+  return { kind: 'simulated', result };
 }
 
 /** The signature of a landed transaction, or an error naming what went wrong. */

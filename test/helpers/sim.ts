@@ -12,7 +12,7 @@ export function startTestSim(options: SimulatorOptions = {}): Promise<RunningSim
 }
 
 /** POSTs JSON to a control endpoint and returns the parsed answer (throws on a non-2xx status). */
-export async function control<T = any>(sim: RunningSimulator, path: string, body?: unknown, method = 'POST'): Promise<T> {
+export async function control<T = unknown>(sim: RunningSimulator, path: string, body?: unknown, method = 'POST'): Promise<T> {
   const res = await fetch(`${sim.url}/__sim${path}`, {
     method,
     headers: { 'content-type': 'application/json' },

@@ -48,6 +48,38 @@ export interface SignatureStatus {
   slot: bigint;
   err: TxErrorJson | null;
   logs: string[];
+  /** What getTransaction reports about it. */
+  landed?: LandedTransaction;
+}
+
+/** A landed transaction as getTransaction reports it. Balances are lamports, in the order of `accounts`. */
+export interface LandedTransaction {
+  /** The transaction as it landed (co-signed); undefined for faucet airdrops, which LiteSVM signs itself. */
+  tx: VersionedTransaction | undefined;
+  /** Lamports charged to the fee payer. */
+  fee: bigint;
+  accounts: PublicKey[];
+  preBalances: bigint[];
+  postBalances: bigint[];
+  /** Token accounts among `accounts`, before and after. */
+  preTokenBalances: TokenBalance[];
+  postTokenBalances: TokenBalance[];
+  unitsConsumed: bigint;
+}
+
+/** A token account's balance in a landed transaction; `accountIndex` points into its accounts. Amount in base units. */
+export interface TokenBalance {
+  accountIndex: number;
+  mint: string;
+  owner: string;
+  programId: string;
+  amount: bigint;
+}
+
+/** What chain listeners hear: a signature got a status, or (signature null) an account was written directly. */
+export interface ChainEvent {
+  signature: string | null;
+  slot: bigint;
 }
 
 /** The outcome of submitting one transaction. */
@@ -81,6 +113,7 @@ export class SimChain {
   private readonly seed: string;
   private readonly statuses = new Map<string, SignatureStatus>();
   private readonly tokenAccountsByOwner = new Map<string, Set<string>>();
+  private readonly listeners = new Set<(event: ChainEvent) => void>();
   readonly ledger: LedgerEntry[] = [];
 
   constructor(options: { clock: SimClock; seed: number | string; authority: Keypair }) {
@@ -144,20 +177,35 @@ export class SimChain {
     if (options.cosigners && options.cosigners.length > 0) tx.sign([...options.cosigners]);
     const finalSignature = firstSignature(tx);
     const slot = this.syncClock();
+    const accounts = tx.message.staticAccountKeys;
+    const preBalances = accounts.map((k) => this.lamports(k));
+    const preTokenBalances = this.tokenBalances(accounts);
     const result = this.svm.sendVersionedTransaction(tx.serialize());
+    const landed = (unitsConsumed: bigint): LandedTransaction => ({
+      tx,
+      fee: feeOf(tx),
+      accounts,
+      preBalances,
+      postBalances: accounts.map((k) => this.lamports(k)),
+      preTokenBalances,
+      postTokenBalances: this.tokenBalances(accounts),
+      unitsConsumed,
+    });
     if (result instanceof FailedTransactionMetadata) {
       const err = txErrorJson(result);
       const logs = result.meta().logs();
       if (!landedDespiteError(err)) return { kind: 'rejected', signature: finalSignature, err, logs };
-      this.statuses.set(finalSignature, { slot, err, logs });
+      this.statuses.set(finalSignature, { slot, err, logs, landed: landed(result.meta().computeUnitsConsumed()) });
       this.indexTokenAccounts(tx);
+      this.emit({ signature: finalSignature, slot });
       return { kind: 'landed-failed', signature: finalSignature, slot, err, logs };
     }
     const logs = result.logs();
-    this.statuses.set(finalSignature, { slot, err: null, logs });
+    this.statuses.set(finalSignature, { slot, err: null, logs, landed: landed(result.computeUnitsConsumed()) });
     this.indexTokenAccounts(tx);
     if (options.record) this.ledger.push({ ...options.record, signature: finalSignature, slot });
     options.onLanded?.(finalSignature, slot);
+    this.emit({ signature: finalSignature, slot });
     return { kind: 'landed', signature: finalSignature, slot, logs };
   }
 
@@ -174,11 +222,16 @@ export class SimChain {
     const account = this.account(payer);
     const fee = feeOf(tx);
     if (!account || BigInt(account.lamports) < fee) return { kind: 'rejected', signature, err: 'InsufficientFundsForFee', logs: [] };
+    const accounts = tx.message.staticAccountKeys;
+    const preBalances = accounts.map((k) => this.lamports(k));
     this.setAccount(payer, { ...account, lamports: Number(BigInt(account.lamports) - fee) });
     const slot = this.syncClock();
     const err: TxErrorJson = { InstructionError: [instructionIndex, { Custom: customCode }] };
     const logs = [`Program log: AnchorError occurred. Error Code: SlippageToleranceExceeded. Error Number: ${customCode}.`];
-    this.statuses.set(signature, { slot, err, logs });
+    const tokens = this.tokenBalances(accounts);
+    const landed: LandedTransaction = { tx, fee, accounts, preBalances, postBalances: accounts.map((k) => this.lamports(k)), preTokenBalances: tokens, postTokenBalances: tokens, unitsConsumed: 0n };
+    this.statuses.set(signature, { slot, err, logs, landed });
+    this.emit({ signature, slot });
     return { kind: 'landed-failed', signature, slot, err, logs };
   }
 
@@ -246,6 +299,7 @@ export class SimChain {
     const rentEpoch = BigInt(account.rentEpoch ?? 0);
     this.svm.setAccount(address.toBytes(), new SvmAccount(BigInt(account.lamports), account.data, account.owner.toBytes(), account.executable, rentEpoch > U64_MAX ? U64_MAX : rentEpoch));
     if (isTokenProgram(account.owner) && account.data.length >= ACCOUNT_SIZE) this.indexTokenAccount(address, account.data);
+    this.emit({ signature: null, slot: this.clock.slot() });
   }
 
   /** Creates a mint account at an address with the given authorities and supply. */
@@ -324,17 +378,56 @@ export class SimChain {
   /** Funds a wallet with SOL through LiteSVM's faucet transaction; returns the signature. */
   airdropLamports(address: PublicKey, lamports: bigint): string {
     const slot = this.syncClock();
+    const before = this.lamports(address);
     const result = this.svm.airdrop(address.toBytes(), lamports);
     if (!result) throw new Error('the faucet airdrop failed');
     if (result instanceof FailedTransactionMetadata) throw new Error(`the faucet airdrop failed: ${JSON.stringify(txErrorJson(result))}`);
     const signature = bs58.encode(result.signature());
-    this.statuses.set(signature, { slot, err: null, logs: result.logs() });
+    const landed: LandedTransaction = {
+      tx: undefined,
+      fee: LAMPORTS_PER_SIGNATURE,
+      accounts: [address],
+      preBalances: [before],
+      postBalances: [this.lamports(address)],
+      preTokenBalances: [],
+      postTokenBalances: [],
+      unitsConsumed: result.computeUnitsConsumed(),
+    };
+    this.statuses.set(signature, { slot, err: null, logs: result.logs(), landed });
+    this.emit({ signature, slot });
     return signature;
+  }
+
+  /** Every signature with a status, oldest first (getSignaturesForAddress reads it newest first). */
+  history(): ReadonlyMap<string, SignatureStatus> {
+    return this.statuses;
+  }
+
+  /**
+   * Calls `listener` after every change: a transaction landed (or landed failed), or an account was written
+   * directly. Listeners run synchronously inside the change and must not throw. Returns the function that removes it.
+   */
+  onChange(listener: (event: ChainEvent) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
   }
 
   /** Adds a settled entry that did not come from `submit` (faucet airdrops). */
   recordLedger(entry: LedgerEntry): void {
     this.ledger.push(entry);
+  }
+
+  private tokenBalances(keys: readonly PublicKey[]): TokenBalance[] {
+    const out: TokenBalance[] = [];
+    keys.forEach((key, accountIndex) => {
+      const t = this.tokenAccount(key);
+      if (t) out.push({ accountIndex, mint: t.mint, owner: t.owner, programId: t.program, amount: t.amount });
+    });
+    return out;
+  }
+
+  private emit(event: ChainEvent): void {
+    for (const listener of this.listeners) listener(event);
   }
 
   private syncClock(): bigint {

@@ -1,0 +1,30 @@
+import type { Command } from 'commander';
+import { ConfigError, loadConfig } from '../../config/index.js';
+import { KeeperError } from '../../lib/errors.js';
+import { builtinStrategies } from '../../../strategies/index.js';
+import type { CliContext } from '../context.js';
+
+/**
+ * Registers `config check <file>`: validates a config file (with the environment and .env, as `run` would read
+ * them) against the schema and the built-in strategies, without starting anything.
+ */
+export function registerConfigCommands(program: Command, ctx: CliContext): void {
+  const group = program.command('config').description('work with configuration files');
+
+  group
+    .command('check')
+    .description('validate a config file and list every problem with its path; exit 1 when it is invalid')
+    .argument('<file>', 'the YAML config file')
+    .action((file: string) => {
+      try {
+        const config = loadConfig(file, builtinStrategies, process.env);
+        const n = config.strategies.length;
+        ctx.io.out(`ok: ${file} (${n} ${n === 1 ? 'strategy' : 'strategies'}: ${config.strategies.map((s) => s.id).join(', ')})\n`);
+      } catch (err) {
+        if (!(err instanceof ConfigError)) throw err;
+        // The full list, one problem a line; the error reporter below would fold it onto one line.
+        ctx.io.err(`${err.message}\n`);
+        throw new KeeperError(err.code, err.action, `${file}: ${err.issues.length} problem${err.issues.length === 1 ? '' : 's'} (listed above)`);
+      }
+    });
+}

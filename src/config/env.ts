@@ -1,0 +1,20 @@
+import { z } from 'zod';
+
+const optionalString = z.string().optional().transform((v) => (v === '' ? undefined : v));
+
+/**
+ * The environment variables jup-keeper reads. Secrets (the API key, the wallet's secret key) come only from here
+ * (or .env, loaded by the CLI), never from a config file.
+ */
+export const envSchema = z.object({
+  JUPITER_API_KEY: optionalString,
+  JUPITER_BASE_URL: optionalString.pipe(z.string().url().optional()),
+  SOLANA_RPC_URL: optionalString.pipe(z.string().url().optional()),
+  REDIS_URL: optionalString.pipe(z.string().regex(/^rediss?:\/\//, 'expected a redis:// URL').optional()),
+  JUPKEEPER_KEYPAIR_PATH: optionalString,
+  JUPKEEPER_SECRET_KEY: optionalString,
+  LOG_LEVEL: optionalString,
+});
+
+/** The parsed environment. Holds secrets: never log it. */
+export type KeeperEnv = z.output<typeof envSchema>;

@@ -1,0 +1,278 @@
+import { readFileSync } from 'node:fs';
+import { LineCounter, parseDocument } from 'yaml';
+import type { z } from 'zod';
+import { KeeperError } from '../lib/errors.js';
+import type { AnyStrategy } from '../sdk/strategy.js';
+import { deepFreeze } from '../sdk/context.js';
+import { envSchema, type KeeperEnv } from './env.js';
+import { configSchema, type RawKeeperConfig } from './schema.js';
+
+/** One problem in a config file: where (a path like `strategies[0].schedule.cron`) and what. */
+export interface ConfigIssue {
+  path: string;
+  message: string;
+  /** For an unknown field, the field's own path (`risk.maxNotionalUSD`); `path` is the object holding it. */
+  unknownField?: string;
+}
+
+/** The config file is invalid; every problem is listed, each with its path. The bot must not start. */
+export class ConfigError extends KeeperError {
+  readonly file: string;
+  readonly issues: readonly ConfigIssue[];
+  constructor(file: string, issues: readonly ConfigIssue[]) {
+    const list = issues.map((i) => `  - ${i.path}: ${i.message}`).join('\n');
+    super('CONFIG_INVALID', 'halt', `${file} is invalid (${issues.length} problem${issues.length === 1 ? '' : 's'}):\n${list}`, { details: { file, issues } });
+    this.file = file;
+    this.issues = issues;
+  }
+}
+
+/** Looks strategies up by name. */
+export interface StrategyRegistry {
+  get(name: string): AnyStrategy | undefined;
+  names(): readonly string[];
+}
+
+/** A strategy instance with its definition and parsed params. */
+export interface ConfiguredStrategy {
+  id: string;
+  strategy: string;
+  enabled: boolean;
+  schedule: RawKeeperConfig['strategies'][number]['schedule'];
+  params: unknown;
+  definition: AnyStrategy;
+}
+
+/** The validated, frozen configuration of a keeper, with the environment it was read with. */
+export interface KeeperConfig extends Omit<RawKeeperConfig, 'strategies'> {
+  file: string;
+  strategies: readonly ConfiguredStrategy[];
+  env: KeeperEnv;
+}
+
+// Field names that hold secrets. `seed` alone is the simulator's seed, `token` alone may name a mint: not secrets.
+const SECRET_KEY_NAMES = /^((x-)?api[-_]?key|(secret|private)([-_]?key)?|password|passphrase|mnemonic|seed[-_]?phrase|keypair|client[-_]?secret|(api|auth|access|bearer|bot)[-_]?token)$/i;
+
+// zod says "expected object, received undefined" for a missing field; "required" says what to do.
+const PARSE_OPTIONS = {
+  error: (iss: z.core.$ZodRawIssue) => (iss.code === 'invalid_type' && iss.input === undefined ? `required (${iss.expected})` : undefined),
+};
+
+/** Reads and validates a config file; throws ConfigError listing every problem. */
+export function loadConfig(file: string, registry: StrategyRegistry, env: NodeJS.ProcessEnv = process.env): KeeperConfig {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (err) {
+    throw new ConfigError(file, [{ path: '(file)', message: `cannot read it: ${(err as NodeJS.ErrnoException).code ?? String(err)}` }]);
+  }
+  return parseConfig(text, file, registry, env);
+}
+
+/** Validates config text (YAML). Throws ConfigError with every problem found. */
+export function parseConfig(text: string, file: string, registry: StrategyRegistry, env: NodeJS.ProcessEnv = process.env): KeeperConfig {
+  // Fix: with `prettyErrors: false` the yaml errors carry no linePos, so syntax errors said "(yaml)" with no line.
+  // `merge` lets a config share params through `<<: *anchor` instead of failing on an unknown field "<<".
+  const lineCounter = new LineCounter();
+  const doc = parseDocument(text, { prettyErrors: false, lineCounter, merge: true });
+  if (doc.errors.length > 0) {
+    throw new ConfigError(file, doc.errors.map((e) => {
+      const { line, col } = lineCounter.linePos(e.pos[0]);
+      return { path: `line ${line}, column ${col}`, message: e.message.split('\n')[0] ?? e.message };
+    }));
+  }
+  let data: unknown;
+  try {
+    data = doc.toJS({ maxAliasCount: 100 });
+  } catch (err) {
+    // Fix: too many aliases threw a plain error, which the CLI reported as "unexpected".
+    throw new ConfigError(file, [{ path: '(yaml)', message: err instanceof Error ? err.message : String(err) }]);
+  }
+  const secrets: ConfigIssue[] = [];
+  findSecrets(data, [], secrets);
+
+  const found: ConfigIssue[] = [];
+  const envResult = envSchema.safeParse(env, PARSE_OPTIONS);
+  if (!envResult.success) found.push(...toIssues(envResult.error, ['(env)']));
+  const parsed = configSchema.safeParse(data ?? {}, PARSE_OPTIONS);
+  if (!parsed.success) found.push(...toIssues(parsed.error, []));
+
+  // Fix: these checks used to run only once the whole file parsed, so a file with a typo in one section hid its
+  // duplicate ids, missing wallet and broken strategy params until the next run. They now run on every section
+  // and strategy entry that parses by itself: one `config check` lists every mistake.
+  const sections = parsed.success ? parsed.data : parseSections(data);
+  crossChecks(sections, envResult.success ? envResult.data : undefined, found);
+  const entries = strategyEntries(data);
+  checkDuplicateIds(entries, found);
+  const checked = checkStrategies(entries, registry, found);
+
+  const issues = [...secrets, ...withoutSecretPaths(found, secrets)];
+  if (issues.length > 0 || !parsed.success || !envResult.success) throw new ConfigError(file, issues);
+  const strategies = parsed.data.strategies.map((inst, i): ConfiguredStrategy => {
+    const ok = checked.get(i);
+    if (!ok) throw new ConfigError(file, [{ path: `strategies[${i}]`, message: 'not checked' }]); // unreachable: every entry that parses is checked
+    return { id: inst.id, strategy: inst.strategy, enabled: inst.enabled, schedule: inst.schedule, params: ok.params, definition: ok.definition };
+  });
+  const result = { ...parsed.data, file, strategies } as Omit<KeeperConfig, 'env'> & { env?: KeeperEnv };
+  // The environment holds the secrets: not enumerable, so logging or serialising the config never includes it.
+  Object.defineProperty(result, 'env', { value: envResult.data, enumerable: false });
+  return deepFreeze(result as KeeperConfig);
+}
+
+type Sections = Partial<Pick<RawKeeperConfig, 'venue' | 'wallet' | 'api'>>;
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** The sections the cross-checks read, each parsed alone (absent when broken: the schema issue is reported). */
+function parseSections(data: unknown): Sections {
+  if (!isRecord(data)) return {};
+  const venue = configSchema.shape.venue.safeParse(data.venue);
+  const wallet = configSchema.shape.wallet.safeParse(data.wallet);
+  const api = configSchema.shape.api.safeParse(data.api);
+  return { venue: venue.data, wallet: wallet.data, api: api.data };
+}
+
+/** What the strategy checks read of one `strategies[]` entry; the schema reports the entry's other problems. */
+interface StrategyEntry {
+  index: number;
+  id: unknown;
+  strategy: unknown;
+  params: unknown;
+}
+
+/** The raw strategy entries, whatever else is wrong with them, so their params are checked in the same run. */
+function strategyEntries(data: unknown): StrategyEntry[] {
+  if (!isRecord(data) || !Array.isArray(data.strategies)) return [];
+  return data.strategies.flatMap((raw: unknown, index) => (isRecord(raw) ? [{ index, id: raw.id, strategy: raw.strategy, params: raw.params ?? {} }] : []));
+}
+
+function crossChecks(config: Sections, env: KeeperEnv | undefined, issues: ConfigIssue[]): void {
+  const { venue, wallet, api } = config;
+  if (venue?.kind === 'live') {
+    if (wallet?.paper) issues.push({ path: 'wallet.paper', message: 'a paper wallet only exists on the simulator venue' });
+    if (wallet && Object.keys(wallet.fund).length > 0) issues.push({ path: 'wallet.fund', message: 'funding by airdrop only exists on the simulator venue' });
+    if (env && !venue.rpcUrl && !env.SOLANA_RPC_URL) issues.push({ path: 'venue.rpcUrl', message: 'a live venue needs a Solana RPC endpoint: set venue.rpcUrl or SOLANA_RPC_URL' });
+  }
+  if (env && wallet && !wallet.paper && !wallet.keypairPath && !env.JUPKEEPER_KEYPAIR_PATH && !env.JUPKEEPER_SECRET_KEY) {
+    issues.push({ path: 'wallet', message: 'no wallet: set wallet.keypairPath, JUPKEEPER_KEYPAIR_PATH or JUPKEEPER_SECRET_KEY (or wallet.paper: true on the simulator)' });
+  }
+  if (api?.tier === 'custom' && api.requestsPerMinute === undefined) {
+    issues.push({ path: 'api.requestsPerMinute', message: 'the custom tier needs requestsPerMinute' });
+  }
+}
+
+function checkDuplicateIds(entries: readonly StrategyEntry[], issues: ConfigIssue[]): void {
+  const seen = new Map<string, number>();
+  for (const { index, id } of entries) {
+    if (typeof id !== 'string') continue;
+    const first = seen.get(id);
+    if (first !== undefined) issues.push({ path: `strategies[${index}].id`, message: `duplicate id ${JSON.stringify(id)} (also strategies[${first}])` });
+    else seen.set(id, index);
+  }
+}
+
+/** Checks each entry's params against its strategy's own schema; returns the parsed params by entry index. */
+function checkStrategies(entries: readonly StrategyEntry[], registry: StrategyRegistry, issues: ConfigIssue[]): Map<number, { definition: AnyStrategy; params: unknown }> {
+  const out = new Map<number, { definition: AnyStrategy; params: unknown }>();
+  for (const { index: i, strategy, params: raw } of entries) {
+    if (typeof strategy !== 'string' || !isRecord(raw)) continue; // the schema reports these
+    const definition = registry.get(strategy);
+    if (!definition) {
+      issues.push({ path: `strategies[${i}].strategy`, message: `unknown strategy ${JSON.stringify(strategy)}; known: ${registry.names().join(', ')}` });
+      continue;
+    }
+    const params = definition.params.safeParse(raw, PARSE_OPTIONS);
+    if (!params.success) {
+      issues.push(...toIssues(params.error, ['strategies', i, 'params']));
+      continue;
+    }
+    try {
+      definition.watches(params.data);
+    } catch (err) {
+      issues.push({ path: `strategies[${i}].params`, message: `the strategy rejects these params: ${err instanceof Error ? err.message : String(err)}` });
+      continue;
+    }
+    out.set(i, { definition, params: params.data });
+  }
+  return out;
+}
+
+/**
+ * Drops the other problems found at or under a path already reported as a secret: their messages may quote the
+ * value (a duration or amount error echoes what it got), and the secret must not reach the terminal or a log.
+ */
+function withoutSecretPaths(issues: readonly ConfigIssue[], secrets: readonly ConfigIssue[]): ConfigIssue[] {
+  const paths = secrets.map((s) => s.path);
+  const covered = (path: string): boolean => paths.some((p) => path === p || path.startsWith(`${p}.`) || path.startsWith(`${p}[`));
+  return issues.filter((i) => !covered(i.path) && !paths.some((p) => i.unknownField !== undefined && p === i.unknownField));
+}
+
+function findSecrets(value: unknown, path: Array<string | number>, issues: ConfigIssue[]): void {
+  const where = formatPath(path);
+  if (Array.isArray(value)) {
+    if (value.length === 64 && value.every((n) => Number.isInteger(n) && n >= 0 && n <= 255)) {
+      issues.push({ path: where, message: 'looks like a secret key (64 bytes); secrets must come from the environment (JUPKEEPER_SECRET_KEY) or a keypair file, never the config' });
+      return;
+    }
+    value.forEach((v, i) => findSecrets(v, [...path, i], issues));
+    return;
+  }
+  if (value && typeof value === 'object') {
+    for (const [k, v] of Object.entries(value)) {
+      if (SECRET_KEY_NAMES.test(k)) {
+        issues.push({ path: formatPath([...path, k]), message: 'secrets must not be written in the config file; set JUPITER_API_KEY or JUPKEEPER_SECRET_KEY in the environment (or .env)' });
+        continue;
+      }
+      findSecrets(v, [...path, k], issues);
+    }
+    return;
+  }
+  if (typeof value === 'string' && (/^jup_[A-Za-z0-9_-]{8,}$/.test(value) || /^[1-9A-HJ-NP-Za-km-z]{86,90}$/.test(value))) {
+    issues.push({ path: where, message: 'looks like an API key or a secret key; secrets must come from the environment, never the config' });
+    return;
+  }
+  // Fix: a credentialed URL (an RPC URL with `?api-key=`, a redis URL with a password) passed as a plain URL.
+  if (typeof value === 'string' && hasCredential(value)) {
+    issues.push({ path: where, message: 'this URL carries a credential (user:password or a key in the query); set it in the environment (SOLANA_RPC_URL, REDIS_URL, ...) instead' });
+  }
+}
+
+function hasCredential(value: string): boolean {
+  if (!/^[a-z][a-z0-9+.-]*:\/\//i.test(value)) return false;
+  try {
+    const url = new URL(value);
+    return url.username !== '' || url.password !== '' || [...url.searchParams.keys()].some((k) => /key|token|secret|auth|passw|sig/i.test(k));
+  } catch {
+    return false;
+  }
+}
+
+/** One zod issue as config issues; a failed union reports its closest branch (the one with the fewest problems). */
+function toIssues(error: z.ZodError, prefix: Array<string | number>): ConfigIssue[] {
+  return error.issues.flatMap((issue) => describe(issue, prefix));
+}
+
+function describe(issue: z.core.$ZodIssue, prefix: ReadonlyArray<string | number>): ConfigIssue[] {
+  const at = [...prefix, ...issue.path.map((p) => (typeof p === 'symbol' ? String(p) : p))];
+  if (issue.code === 'unrecognized_keys') {
+    const base = formatPath(at);
+    return issue.keys.map((k) => ({ path: base, message: `unknown field ${JSON.stringify(k)}`, unknownField: formatPath([...at, k]) }));
+  }
+  // A record key that fails its own check (`wallet.fund.USCD`): zod's message is only "Invalid key in record".
+  if (issue.code === 'invalid_key') return [{ path: formatPath(at), message: issue.issues[0]?.message ?? issue.message }];
+  if (issue.code === 'invalid_union') {
+    // Fix: this took the first branch's first problem, which is about a field the user never meant to write.
+    const branches = issue.errors.filter((b) => b.length > 0);
+    const closest = branches.reduce<z.core.$ZodIssue[] | undefined>((best, b) => (best === undefined || b.length < best.length ? b : best), undefined);
+    if (closest) return closest.flatMap((inner) => describe(inner, at));
+  }
+  return [{ path: formatPath(at), message: issue.message }];
+}
+
+/** `['strategies', 0, 'schedule']` -> `strategies[0].schedule`. */
+export function formatPath(path: ReadonlyArray<string | number>): string {
+  if (path.length === 0) return '(root)';
+  return path.reduce<string>((acc, p) => (typeof p === 'number' ? `${acc}[${p}]` : acc ? `${acc}.${p}` : p), '');
+}

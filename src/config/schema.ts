@@ -1,0 +1,168 @@
+import { validateDetailed } from 'node-cron';
+import { z } from 'zod';
+import { knownBySymbol } from '../lib/mints.js';
+import { formatDuration, parseDuration } from './duration.js';
+
+// Fix: duration and baseUnits were `z.union([z.string(), z.number()])`, so a wrong type (an object, a list) was
+// reported with the first branch's message ("expected string, received object"). One check, one message.
+const stringOrNumber = (message: string) => z.custom<string | number>((v) => typeof v === 'string' || typeof v === 'number', { message });
+
+/** A duration in config: "10s", "5m", "1h" or a number of ms, between `min` and `max`. */
+export function duration(min: number, max: number) {
+  const expected = 'expected a duration such as "500ms", "10s", "5m" or "1h"';
+  return stringOrNumber(expected).transform((v, ctx) => {
+    const ms = parseDuration(v);
+    if (ms === undefined) {
+      ctx.addIssue({ code: 'custom', message: `${expected}, got ${JSON.stringify(v)}` });
+      return z.NEVER;
+    }
+    if (ms < min || ms > max) {
+      ctx.addIssue({ code: 'custom', message: `must be between ${formatDuration(min)} and ${formatDuration(max)}, got ${formatDuration(ms)}` });
+      return z.NEVER;
+    }
+    return ms;
+  });
+}
+
+/** A base-units amount in config, written as an integer string (or a safe integer). */
+export const baseUnits = stringOrNumber('expected an integer amount in base units, as a string such as "1000000"').transform((v, ctx) => {
+  const s = typeof v === 'number' && Number.isSafeInteger(v) ? String(v) : v;
+  if (typeof s !== 'string' || !/^\d+$/.test(s)) {
+    ctx.addIssue({ code: 'custom', message: `expected an integer amount in base units (e.g. "1000000"), got ${JSON.stringify(v)}` });
+    return z.NEVER;
+  }
+  return BigInt(s);
+});
+
+const cron = z.string().transform((expr, ctx) => {
+  const check = validateDetailed(expr.trim());
+  if (!check.valid) {
+    const why = check.errors.map((e) => e.message).join('; ') || 'not a cron expression';
+    ctx.addIssue({ code: 'custom', message: `invalid cron expression ${JSON.stringify(expr)}: ${why}` });
+    return z.NEVER;
+  }
+  return expr.trim();
+});
+
+// Fix: an unknown time zone passed validation and only failed when the scheduler started.
+const timeZone = z.string().refine(
+  (tz) => {
+    try {
+      new Intl.DateTimeFormat('en-US', { timeZone: tz });
+      return true;
+    } catch {
+      return false;
+    }
+  },
+  { message: 'unknown time zone; use an IANA name such as "UTC" or "Europe/Paris"' },
+);
+
+/** When a strategy runs: every fixed interval (ms), or on a cron expression (node-cron syntax, 5 or 6 fields). */
+export type Schedule = { every: number } | { cron: string; tz?: string | undefined };
+
+const SCHEDULE_SHAPE = 'expected an object such as { every: "15s" } or { cron: "*/5 * * * *" }';
+
+// Fix: this was a union of two strict objects, and the loader reported the first branch's problem: a bad cron
+// read "every: expected string, received undefined". One object with both fields names the real problem.
+/** When a strategy runs: `{ every: "15s" }` or `{ cron: "0 * * * *", tz?: "UTC" }`. */
+export const scheduleSchema = z
+  .strictObject(
+    { every: duration(1_000, 7 * 86_400_000).optional(), cron: cron.optional(), tz: timeZone.optional() },
+    { error: (iss) => (iss.code === 'invalid_type' ? SCHEDULE_SHAPE : undefined) },
+  )
+  .transform((s, ctx): Schedule => {
+    if (s.every !== undefined && s.cron !== undefined) {
+      ctx.addIssue({ code: 'custom', message: 'set either "every" or "cron", not both' });
+      return z.NEVER;
+    }
+    if (s.every !== undefined) {
+      if (s.tz !== undefined) ctx.addIssue({ code: 'custom', path: ['tz'], message: '"tz" only applies to a cron schedule' });
+      return { every: s.every };
+    }
+    if (s.cron !== undefined) return s.tz === undefined ? { cron: s.cron } : { cron: s.cron, tz: s.tz };
+    ctx.addIssue({ code: 'custom', message: `missing "every" or "cron": ${SCHEDULE_SHAPE}` });
+    return z.NEVER;
+  });
+
+/** One configured strategy instance. Params are checked against the strategy's own schema by the loader. */
+export const strategyInstanceSchema = z.strictObject({
+  id: z.string().regex(/^[a-z0-9][a-z0-9-]{0,47}$/, 'lowercase letters, digits and dashes, at most 48 characters'),
+  strategy: z.string().min(1),
+  enabled: z.boolean().default(true),
+  schedule: scheduleSchema,
+  params: z.record(z.string(), z.unknown()).default({}),
+});
+
+const url = z.string().url();
+const BASE58_ADDRESS = /^[1-9A-HJ-NP-Za-km-z]{32,44}$/;
+
+/** The venue: the in-process simulator (paper), an external simulator, or the live Jupiter API. */
+export const venueSchema = z.strictObject({
+  kind: z.enum(['simulator', 'live']),
+  /** Jupiter API origin; for `simulator` an already running `jup-keeper sim` (otherwise one starts in-process). */
+  url: url.optional(),
+  /** Solana RPC; defaults to `${url}/rpc` for a simulator and SOLANA_RPC_URL for live. */
+  rpcUrl: url.optional(),
+  simulator: z.strictObject({
+    seed: z.number().int().min(0).default(1),
+    clockSpeed: z.number().min(0).max(1_000).default(1),
+    port: z.number().int().min(0).max(65_535).default(0),
+  }).default({ seed: 1, clockSpeed: 1, port: 0 }),
+});
+
+/** Limits the risk gate enforces before any intent is executed. */
+export const riskSchema = z.strictObject({
+  /** Largest USD value of one intent. */
+  maxNotionalUsdPerIntent: z.number().positive().max(10_000_000).default(1_000),
+  /** USD value all strategies together may trade per UTC day. */
+  maxDailyNotionalUsd: z.number().positive().max(100_000_000).default(10_000),
+  /** Intents one evaluation may produce; more is a strategy bug. */
+  maxIntentsPerEvaluation: z.number().int().min(1).max(100).default(10),
+  /** Largest slippage any swap may use. */
+  maxSlippageBps: z.number().int().min(1).max(5_000).default(300),
+  /** SOL the wallet always keeps for fees, in lamports. */
+  minSolReserveLamports: baseUnits.default(20_000_000n),
+  /** Refuse tokens with shield warnings of these severities. */
+  refuseShieldSeverities: z.array(z.enum(['info', 'warning', 'critical'])).default(['critical']),
+});
+
+/** The configuration file. Secrets are never in it: they come from the environment. */
+export const configSchema = z.strictObject({
+  venue: venueSchema,
+  api: z.strictObject({
+    tier: z.enum(['keyless', 'free', 'developer', 'launch', 'pro', 'custom', 'off']).optional(),
+    requestsPerMinute: z.number().int().positive().max(1_000_000).optional(),
+    timeoutMs: z.number().int().min(100).max(120_000).default(15_000),
+  }).default({ timeoutMs: 15_000 }),
+  wallet: z.strictObject({
+    /** Path of a Solana CLI keypair file (JSON array of 64 bytes); JUPKEEPER_KEYPAIR_PATH overrides it. */
+    keypairPath: z.string().min(1).optional(),
+    /** Simulator only: create a fresh wallet at start instead of loading one. */
+    paper: z.boolean().default(false),
+    /** Simulator only: what the simulator airdrops to the wallet at start, by symbol or mint, in base units. */
+    // Fix: any key was accepted, so a misspelt symbol (`USCD`) passed and failed only at the airdrop.
+    fund: z.record(z.string().refine((k) => knownBySymbol(k) !== undefined || BASE58_ADDRESS.test(k), { message: 'not a known symbol (SOL, USDC, ...) or a mint address' }), baseUnits).default({}),
+  }),
+  redis: z.strictObject({
+    url: z.string().regex(/^rediss?:\/\//, 'expected a redis:// or rediss:// URL').optional(),
+    prefix: z.string().regex(/^[A-Za-z0-9_-]{1,32}$/, 'prefix: 1 to 32 letters, digits, _ or -').default('jk'),
+  }).default({ prefix: 'jk' }),
+  risk: riskSchema.default(riskSchema.parse({})),
+  execution: z.strictObject({
+    concurrency: z.number().int().min(1).max(64).default(4),
+    /** Attempts per intent (a new attempt only after the previous one provably expired). */
+    maxAttempts: z.number().int().min(1).max(10).default(3),
+    /** How long an intent may keep trying before it is given up. */
+    deadline: duration(10_000, 3_600_000).default(300_000),
+  }).default({ concurrency: 4, maxAttempts: 3, deadline: 300_000 }),
+  feeds: z.strictObject({
+    prices: duration(1_000, 3_600_000).default(10_000),
+    wallet: duration(1_000, 3_600_000).default(15_000),
+    prediction: duration(5_000, 3_600_000).default(30_000),
+  }).default({ prices: 10_000, wallet: 15_000, prediction: 30_000 }),
+  logging: z.strictObject({ level: z.enum(['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent']).default('info') }).default({ level: 'info' }),
+  strategies: z.array(strategyInstanceSchema).min(1, 'at least one strategy instance is required'),
+});
+
+/** A validated configuration (before strategy params are parsed). */
+export type RawKeeperConfig = z.output<typeof configSchema>;

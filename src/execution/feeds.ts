@@ -1,0 +1,173 @@
+import { PublicKey } from '@solana/web3.js';
+import type { JupiterClient } from '../jupiter/client.js';
+import type { PredictionEvent } from '../jupiter/prediction/market.js';
+import type { Logger } from '../lib/logger.js';
+import { knownByMint, WSOL_MINT } from '../lib/mints.js';
+import type { MarketView } from '../sdk/context.js';
+import type { SolanaRpc } from '../solana/rpc.js';
+import type { MarketSnapshot, PredictionSnapshot, SnapshotStore, WalletSnapshot } from '../store/snapshots.js';
+
+const TOKEN_PROGRAM = new PublicKey('TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA');
+const TOKEN_2022_PROGRAM = new PublicKey('TokenzQdBNbLqP5VEhdkAS6EPFLC1PHnBqCXEpPxuEb');
+/** Token facts and shield warnings change rarely; they are refreshed this often (ms). */
+const TOKEN_FACTS_TTL_MS = 10 * 60_000;
+
+/** What the feeds need. */
+export interface FeedDeps {
+  jup: JupiterClient;
+  rpc: SolanaRpc;
+  snapshots: SnapshotStore;
+  logger: Logger;
+  now?: () => number;
+}
+
+/**
+ * Gathers the snapshots evaluate reads: prices for the union of every watched mint (one /price/v3 request per 50
+ * distinct mints, for all strategies together), token facts and shield warnings (cached), the wallet's balances,
+ * open orders and positions, and the prediction events of the watched categories and markets.
+ */
+export class Feeds {
+  private tokenFacts: { at: number; mints: string; value: MarketSnapshot['tokens'] } | undefined;
+  private readonly now: () => number;
+
+  constructor(private readonly deps: FeedDeps) {
+    this.now = deps.now ?? Date.now;
+  }
+
+  /** Prices and token facts of the watched mints. */
+  async refreshMarket(mints: readonly string[]): Promise<MarketSnapshot> {
+    const unique = [...new Set([WSOL_MINT, ...mints])].sort();
+    const prices = await this.deps.jup.price.getPrices({ ids: unique });
+    const tokens = await this.tokens(unique);
+    const snapshot: MarketSnapshot = {
+      at: this.now(),
+      prices: Object.fromEntries(Object.entries(prices).map(([mint, p]) => [mint, { usd: p.usdPrice, decimals: p.decimals, change24h: p.priceChange24h ?? null }])),
+      tokens,
+    };
+    await this.deps.snapshots.write('market', snapshot);
+    return snapshot;
+  }
+
+  /** The wallet: SOL and token balances from the chain, open orders and positions from the venue. */
+  async refreshWallet(address: string): Promise<WalletSnapshot> {
+    const { jup, rpc } = this.deps;
+    const owner = new PublicKey(address);
+    const previous = await this.deps.snapshots.read('wallet').catch(() => undefined);
+    const errors: Record<string, string> = {};
+    const part = async <T>(name: string, fallback: T, f: () => Promise<T>): Promise<T> => {
+      try {
+        return await f();
+      } catch (err) {
+        errors[name] = err instanceof Error ? err.message.slice(0, 200) : String(err);
+        return fallback;
+      }
+    };
+    // Balances are the ground truth for every decision: a failure there fails the whole refresh.
+    const [lamports, ...accountLists] = await Promise.all([
+      rpc.lamports(owner),
+      rpc.connection.getParsedTokenAccountsByOwner(owner, { programId: TOKEN_PROGRAM }),
+      rpc.connection.getParsedTokenAccountsByOwner(owner, { programId: TOKEN_2022_PROGRAM }),
+    ]);
+    const holdings = new Map<string, { mint: string; amount: bigint; decimals: number }>();
+    for (const list of accountLists) {
+      for (const { account } of list.value) {
+        const info = parsedTokenInfo(account.data);
+        if (!info) continue;
+        const prev = holdings.get(info.mint);
+        holdings.set(info.mint, { mint: info.mint, amount: (prev?.amount ?? 0n) + info.amount, decimals: info.decimals });
+      }
+    }
+    const [trigger, recurring, lend, prediction] = await Promise.all([
+      part('trigger', previous?.trigger ?? [], async () => {
+        const page = await jup.trigger.getOrders({ user: address, orderStatus: 'active' });
+        return page.orders.map((o) => ({ order: o.orderKey, inputMint: o.inputMint, outputMint: o.outputMint, makingAmount: o.rawMakingAmount, takingAmount: o.rawTakingAmount, remainingMakingAmount: o.rawRemainingMakingAmount }));
+      }),
+      part('recurring', previous?.recurring ?? [], async () => {
+        const page = await jup.recurring.getOrders({ user: address, orderStatus: 'active', recurringType: 'time' });
+        return page.orders.flatMap((o) => (o.recurringType === 'time' ? [{ order: o.orderKey, inputMint: o.inputMint, outputMint: o.outputMint, inDeposited: o.rawInDeposited, inUsed: o.rawInUsed, outReceived: o.rawOutReceived }] : []));
+      }),
+      part('lend', previous?.lend ?? [], async () => {
+        const positions = await jup.lend.getLendPositions({ users: [address] });
+        return positions.filter((p) => p.shares > 0n).map((p) => ({ asset: p.token.assetAddress, shares: p.shares, underlyingAssets: p.underlyingAssets }));
+      }),
+      part('prediction', previous?.prediction ?? [], async () => {
+        const page = await jup.prediction.getPredictionPositions({ ownerPubkey: address });
+        return page.data.map((p) => ({ positionPubkey: p.pubkey, marketId: p.marketId, isYes: p.isYes, contractsMicro: p.contractsMicro ?? p.contracts * 1_000_000n, avgPriceMicroUsd: p.avgPriceUsd, claimable: p.claimable, claimed: p.claimed }));
+      }),
+    ]);
+    if (Object.keys(errors).length > 0) this.deps.logger.debug({ errors }, 'some wallet feeds failed; kept their previous values');
+    const snapshot: WalletSnapshot = { at: this.now(), address, lamports, holdings: [...holdings.values()], trigger, recurring, lend, prediction, errors };
+    await this.deps.snapshots.write('wallet', snapshot);
+    return snapshot;
+  }
+
+  /** Events of the watched categories (with markets), plus the watched markets. */
+  async refreshPrediction(categories: readonly string[], marketIds: readonly string[]): Promise<PredictionSnapshot> {
+    const { jup } = this.deps;
+    const events: PredictionSnapshot['events'] = [];
+    for (const category of [...new Set(categories)]) {
+      const page = await jup.prediction.getEvents({ category: category as 'all', includeMarkets: true });
+      events.push(...page.data.map(eventView));
+    }
+    const known = new Set(events.flatMap((e) => e.markets.map((m) => m.marketId)));
+    const extra = await Promise.all([...new Set(marketIds)].filter((id) => !known.has(id)).map((id) => jup.prediction.getMarket({ marketId: id })));
+    if (extra.length > 0) events.push({ eventId: 'watched', title: 'Watched markets', category: null, markets: extra.map(marketView) });
+    const snapshot: PredictionSnapshot = { at: this.now(), events };
+    await this.deps.snapshots.write('prediction', snapshot);
+    return snapshot;
+  }
+
+  private async tokens(mints: string[]): Promise<MarketSnapshot['tokens']> {
+    const key = mints.join(',');
+    const cached = this.tokenFacts;
+    if (cached && cached.mints === key && this.now() - cached.at < TOKEN_FACTS_TTL_MS) return cached.value;
+    const { jup } = this.deps;
+    const [infos, shield] = await Promise.all([
+      jup.tokens.searchTokens({ query: mints }).catch((err: unknown) => {
+        this.deps.logger.debug({ err }, 'token search failed; using known decimals');
+        return [];
+      }),
+      jup.ultra.getShield({ mints }),
+    ]);
+    const byMint = new Map(infos.map((t) => [t.id, t]));
+    const value: MarketSnapshot['tokens'] = {};
+    for (const mint of mints) {
+      const info = byMint.get(mint);
+      const known = knownByMint(mint);
+      const decimals = info?.decimals ?? known?.decimals;
+      if (decimals === undefined) continue;
+      value[mint] = { mint, symbol: info?.symbol ?? known?.symbol ?? mint.slice(0, 4), decimals, verified: info?.isVerified ?? null, warnings: (shield[mint] ?? []).map((w) => ({ type: w.type, severity: w.severity, message: w.message ?? '' })) };
+    }
+    this.tokenFacts = { at: this.now(), mints: key, value };
+    return value;
+  }
+}
+
+function parsedTokenInfo(data: unknown): { mint: string; amount: bigint; decimals: number } | undefined {
+  const info = (data as { parsed?: { info?: { mint?: unknown; tokenAmount?: { amount?: unknown; decimals?: unknown } } } } | null)?.parsed?.info;
+  const mint = info?.mint;
+  const amount = info?.tokenAmount?.amount;
+  const decimals = info?.tokenAmount?.decimals;
+  if (typeof mint !== 'string' || typeof amount !== 'string' || !/^\d+$/.test(amount) || typeof decimals !== 'number') return undefined;
+  return { mint, amount: BigInt(amount), decimals };
+}
+
+function marketView(m: PredictionEvent['markets'][number]): MarketView {
+  return {
+    marketId: m.marketId,
+    eventId: m.eventId ?? null,
+    title: m.title,
+    status: m.status,
+    result: m.result,
+    isTradable: m.isTradable,
+    closeTime: m.closeTime,
+    buyYesMicroUsd: m.pricing.buyYesPriceUsd,
+    buyNoMicroUsd: m.pricing.buyNoPriceUsd,
+    sellYesMicroUsd: m.pricing.sellYesPriceUsd,
+    sellNoMicroUsd: m.pricing.sellNoPriceUsd,
+  };
+}
+
+function eventView(e: PredictionEvent): PredictionSnapshot['events'][number] {
+  return { eventId: e.eventId, title: e.metadata?.title ?? e.eventId, category: e.category ?? null, markets: e.markets.map(marketView) };
+}

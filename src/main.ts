@@ -1,0 +1,256 @@
+import type { VersionedTransaction } from '@solana/web3.js';
+import type { KeeperConfig } from './config/load.js';
+import { evaluate } from './engine/evaluate.js';
+import { decisionWindow } from './engine/ids.js';
+import type { Watches } from './sdk/strategy.js';
+import { buildTransaction } from './execution/build.js';
+import { Executor } from './execution/executor.js';
+import { Feeds } from './execution/feeds.js';
+import type { Allowance } from './execution/types.js';
+import { createJupiterClient } from './jupiter/client.js';
+import { JUPITER_BASE_URL } from './jupiter/transport.js';
+import { KeeperError } from './lib/errors.js';
+import type { Logger } from './lib/logger.js';
+import { knownBySymbol, WSOL_MINT } from './lib/mints.js';
+import { KeeperQueues } from './scheduler/queues.js';
+import { reconcile } from './scheduler/reconcile.js';
+import { applySchedules } from './scheduler/schedules.js';
+import { KeeperWorkers } from './scheduler/workers.js';
+import { guardTransaction } from './solana/guard.js';
+import { allowedProgramsFor } from './solana/programs.js';
+import { SolanaRpc } from './solana/rpc.js';
+import type { HotWallet } from './solana/wallet.js';
+import { intentLedger, RiskStore, snapshotSource, StrategyStateStore } from './store/engineStore.js';
+import { IntentStore } from './store/intents.js';
+import { PnlStore } from './store/pnl.js';
+import { RedisBucketStore } from './store/rateBucket.js';
+import { checkRedis, clearNamespace, createRedis } from './store/redis.js';
+import { SnapshotStore } from './store/snapshots.js';
+
+/** What `jup-keeper run` passes to the keeper. */
+export interface KeeperOptions {
+  config: KeeperConfig;
+  role: 'all' | 'scheduler' | 'worker';
+  /** Redis URL, already resolved (the CLI starts a private redis-server when needed). */
+  redisUrl: string;
+  /** Key prefix shared by the queues and the ledger; two deployments on one Redis use different prefixes. */
+  prefix: string;
+  /** Origin of the Jupiter API (the simulator's, for paper trading). */
+  venueUrl: string;
+  /** Solana RPC endpoint. */
+  rpcUrl: string;
+  /** The wallet, loaded by the caller (file, env, or a fresh paper wallet). */
+  wallet: HotWallet;
+  /** Start from an empty namespace (a fresh in-process simulator and paper wallet: old records are meaningless). */
+  freshSession?: boolean;
+  logger: Logger;
+}
+
+/** A running keeper. */
+export interface RunningKeeper {
+  wallet: string;
+  close(): Promise<void>;
+}
+
+/** Snapshots older than this are not decided on. */
+const MAX_SNAPSHOT_AGE_MS = 120_000;
+/** The reconciler runs this often. */
+const RECONCILE_EVERY_MS = 15_000;
+
+/**
+ * The composition root: wires Redis, the Jupiter client, the RPC, the wallet, the stores, the feeds, the engine,
+ * the executor, the queues and the workers, for the roles asked. The only place concrete parts meet.
+ */
+export async function startKeeper(o: KeeperOptions): Promise<RunningKeeper> {
+  const { config, logger, prefix } = o;
+  const live = config.venue.kind === 'live';
+  const redis = createRedis(o.redisUrl, { name: `${prefix}:store` });
+  redis.on('error', (err) => logger.error({ err: err.message }, 'redis connection error'));
+  await checkRedis(redis, { live, logger });
+  if (o.freshSession) {
+    const removed = await clearNamespace(redis, prefix);
+    if (removed > 0) logger.info({ prefix, removed }, 'fresh paper session: cleared the records of the previous one');
+  }
+  const bullConnection = createRedis(o.redisUrl, { name: `${prefix}:bullmq`, blocking: true });
+  bullConnection.on('error', (err) => logger.error({ err: err.message }, 'redis (queues) connection error'));
+
+  const jup = createJupiterClient({
+    baseUrl: o.venueUrl,
+    apiKey: config.env.JUPITER_API_KEY,
+    tier: config.api.tier ?? (live ? undefined : 'off'),
+    customRequestsPerMinute: config.api.requestsPerMinute,
+    timeoutMs: config.api.timeoutMs,
+    bucketStore: new RedisBucketStore(redis, prefix),
+    logger: logger.child({ component: 'jupiter' }),
+  });
+  const rpc = new SolanaRpc(o.rpcUrl);
+  const intents = new IntentStore(redis, prefix);
+  const snapshots = new SnapshotStore(redis, prefix);
+  const states = new StrategyStateStore(redis, prefix);
+  const risk = new RiskStore(redis, prefix);
+  const pnl = new PnlStore(redis, prefix);
+  const queues = new KeeperQueues(bullConnection, prefix);
+  const feeds = new Feeds({ jup, rpc, snapshots, logger: logger.child({ component: 'feeds' }) });
+  const instances = config.strategies.filter((s) => s.enabled);
+  const watched = watchedSets(instances.map((s) => s.definition.watches(s.params)));
+
+  const executor = new Executor({
+    store: intents,
+    jup,
+    rpc,
+    wallet: o.wallet,
+    logger: logger.child({ component: 'executor' }),
+    maxAttempts: config.execution.maxAttempts,
+    build: async (intent, signal) => {
+      const market = await snapshots.read('market');
+      return buildTransaction(intent, {
+        jup,
+        rpc,
+        wallet: o.wallet,
+        maxSlippageBps: config.risk.maxSlippageBps,
+        usdPrice: (mint) => market?.prices[mint],
+        signal,
+      });
+    },
+    guard: (tx: VersionedTransaction, a: Allowance) =>
+      guardTransaction(tx, { wallet: o.wallet.publicKey, area: a.area, allowedPrograms: allowedProgramsFor(a.area), maxOutflow: a.maxOutflow, feeBudgetLamports: a.feeBudgetLamports, minInflow: a.minInflow }, rpc),
+  });
+
+  await redis.hset(`${prefix}:meta`, {
+    venue: config.venue.kind,
+    venueUrl: publicUrl(o.venueUrl),
+    rpcUrl: publicUrl(o.rpcUrl),
+    wallet: o.wallet.address,
+    config: config.file,
+    startedAt: String(Date.now()),
+    strategies: JSON.stringify(instances.map((s) => ({ id: s.id, strategy: s.strategy, version: s.definition.version, schedule: s.schedule }))),
+  });
+
+  let workers: KeeperWorkers | undefined;
+  if (o.role !== 'scheduler') {
+    workers = new KeeperWorkers(
+      {
+        feed: (feed) => {
+          if (feed === 'market') return feeds.refreshMarket([...watched.mints]);
+          if (feed === 'wallet') return feeds.refreshWallet(o.wallet.address);
+          return feeds.refreshPrediction([...watched.categories], [...watched.markets]);
+        },
+        evaluate: async (id, at) => {
+          const instance = instances.find((s) => s.id === id);
+          if (!instance) {
+            logger.warn({ instance: id }, 'no such strategy instance in this config; skipping its evaluation');
+            return undefined;
+          }
+          const window = 'every' in instance.schedule ? decisionWindow(at, instance.schedule.every) : at;
+          return evaluate({ id: instance.id, definition: instance.definition, params: instance.params }, window, Date.now(), {
+            snapshots: snapshotSource(snapshots),
+            ledger: intentLedger(intents),
+            states,
+            counters: risk,
+            enqueue: (intentId) => queues.enqueueIntent(intentId),
+            limits: config.risk,
+            maxIntentsPerEvaluation: config.risk.maxIntentsPerEvaluation,
+            deadlineMs: config.execution.deadline,
+            maxSnapshotAgeMs: MAX_SNAPSHOT_AGE_MS,
+            logger: logger.child({ component: 'evaluate' }),
+          });
+        },
+        execute: async (id) => {
+          const result = await executor.execute(id);
+          if (result.state === 'landed' && !result.superseded) await recordFill(id, intents, snapshots, pnl, logger);
+          return result;
+        },
+        reconcile: () => reconcile(intents, queues.execute, logger.child({ component: 'reconciler' })),
+        halt: (reason) => risk.setHalted(reason),
+      },
+      { connection: bullConnection, prefix, executeConcurrency: config.execution.concurrency, logger: logger.child({ component: 'workers' }) },
+    );
+    workers.start();
+  }
+  if (o.role !== 'worker') {
+    await applySchedules(
+      queues,
+      {
+        feeds: { market: config.feeds.prices, wallet: config.feeds.wallet, prediction: watched.categories.size + watched.markets.size > 0 ? config.feeds.prediction : null },
+        strategies: instances.map((s) => ({ id: s.id, cadence: 'every' in s.schedule ? { every: s.schedule.every } : { cron: s.schedule.cron, tz: s.schedule.tz } })),
+        reconcileEveryMs: RECONCILE_EVERY_MS,
+      },
+      logger.child({ component: 'scheduler' }),
+    );
+  }
+  logger.info({ role: o.role, wallet: o.wallet.address, venue: config.venue.kind, venueUrl: publicUrl(o.venueUrl), strategies: instances.map((s) => s.id) }, 'keeper started');
+
+  return {
+    wallet: o.wallet.address,
+    close: async () => {
+      // Reverse order of start: workers (finishing in-flight executions), then queues, then Redis.
+      await workers?.close();
+      await queues.close();
+      await bullConnection.quit().catch(() => undefined);
+      await redis.quit().catch(() => undefined);
+      logger.info('keeper stopped');
+    },
+  };
+}
+
+/** The union of what every strategy watches, symbols resolved to mints. */
+export function watchedSets(watches: readonly Watches[]): { mints: Set<string>; categories: Set<string>; markets: Set<string> } {
+  const mints = new Set<string>([WSOL_MINT]);
+  const categories = new Set<string>();
+  const markets = new Set<string>();
+  for (const w of watches) {
+    for (const m of w.mints ?? []) mints.add(knownBySymbol(m)?.mint ?? m);
+    for (const c of w.predictionCategories ?? []) categories.add(c);
+    for (const m of w.predictionMarkets ?? []) markets.add(m);
+  }
+  return { mints, categories, markets };
+}
+
+/** Resolves the venue's URLs for a config: the live API or an explicit venue URL. */
+export function venueUrls(config: KeeperConfig, venueUrl: string | undefined): { venueUrl: string; rpcUrl: string } {
+  const base = venueUrl ?? config.venue.url ?? (config.venue.kind === 'live' ? (config.env.JUPITER_BASE_URL ?? JUPITER_BASE_URL) : undefined);
+  if (!base) throw new KeeperError('VENUE_URL', 'halt', 'no venue URL: start the simulator in-process or pass --venue-url');
+  const rpcUrl = config.venue.rpcUrl ?? (config.venue.kind === 'live' ? config.env.SOLANA_RPC_URL : `${base.replace(/\/+$/, '')}/rpc`);
+  if (!rpcUrl) throw new KeeperError('RPC_URL', 'halt', 'a live venue needs a Solana RPC endpoint: venue.rpcUrl or SOLANA_RPC_URL');
+  return { venueUrl: base, rpcUrl };
+}
+
+async function recordFill(id: string, intents: IntentStore, snapshots: SnapshotStore, pnl: PnlStore, logger: Logger): Promise<void> {
+  const rec = await intents.get(id);
+  const market = await snapshots.read('market');
+  if (!rec || rec.intent.kind !== 'swap' || !market) return;
+  const r = rec.result ?? {};
+  const q = rec.quote ?? {};
+  const inAmount = toBig(r.inAmount) ?? toBig(q.inAmount) ?? rec.intent.amount;
+  const outAmount = toBig(r.outAmount) ?? toBig(q.outAmount);
+  const pin = market.prices[rec.intent.inputMint];
+  const pout = market.prices[rec.intent.outputMint];
+  if (outAmount === undefined || !pin || !pout) {
+    logger.debug({ intent: id }, 'no prices for both legs; P&L not recorded for this fill');
+    return;
+  }
+  await pnl.recordFill(rec.instance, {
+    inputMint: rec.intent.inputMint,
+    inAmount,
+    inUsd: (Number(inAmount) / 10 ** pin.decimals) * pin.usd,
+    outputMint: rec.intent.outputMint,
+    outAmount,
+    outUsd: (Number(outAmount) / 10 ** pout.decimals) * pout.usd,
+  });
+}
+
+function toBig(v: unknown): bigint | undefined {
+  if (typeof v === 'bigint') return v;
+  if (typeof v === 'string' && /^\d+$/.test(v)) return BigInt(v);
+  return undefined;
+}
+
+/** A URL without credentials or query (safe to store and show). */
+function publicUrl(url: string): string {
+  try {
+    const u = new URL(url);
+    return `${u.protocol}//${u.host}${u.pathname === '/' ? '' : u.pathname}`;
+  } catch {
+    return '(invalid url)';
+  }
+}

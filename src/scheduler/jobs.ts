@@ -1,0 +1,24 @@
+import { z } from 'zod';
+
+/** Queue names (BullMQ forbids ':' in them). */
+export const QUEUES = { feeds: 'feeds', evaluate: 'evaluate', execute: 'execute', keeper: 'keeper' } as const;
+
+/** Job data of each queue, parsed when a worker picks a job up (job data is a boundary too). */
+export const feedJobSchema = z.object({ feed: z.enum(['market', 'wallet', 'prediction']) });
+export const evaluateJobSchema = z.object({ instance: z.string().min(1) });
+export const executeJobSchema = z.object({ intentId: z.string().min(1).regex(/^[^:]+$/, 'intent ids contain no colon') });
+export const keeperJobSchema = z.object({ task: z.enum(['reconcile']) });
+
+/** The time a job scheduler meant a job for: parsed from its id `repeat:<scheduler>:<millis>`, else its timestamp. */
+export function scheduledAt(job: { id?: string | undefined; timestamp: number }): number {
+  const m = /^repeat:[^:]+:(\d+)$/.exec(job.id ?? '');
+  return m ? Number(m[1]) : job.timestamp;
+}
+
+/** Options of execute jobs: id = intent id; kept a day so the same id is not queued twice; stalls fail, not rerun. */
+export const EXECUTE_JOB_OPTIONS = {
+  attempts: 6,
+  backoff: { type: 'exponential' as const, delay: 1_000 },
+  removeOnComplete: { age: 86_400 },
+  removeOnFail: { age: 7 * 86_400 },
+};

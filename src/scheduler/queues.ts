@@ -1,0 +1,31 @@
+import { Queue, type ConnectionOptions } from 'bullmq';
+import { EXECUTE_JOB_OPTIONS, QUEUES } from './jobs.js';
+
+/** The keeper's four queues. */
+export class KeeperQueues {
+  readonly feeds: Queue;
+  readonly evaluate: Queue;
+  readonly execute: Queue;
+  readonly keeper: Queue;
+
+  constructor(connection: ConnectionOptions, prefix: string) {
+    const common = { connection, prefix };
+    this.feeds = new Queue(QUEUES.feeds, { ...common, defaultJobOptions: { removeOnComplete: 100, removeOnFail: 200 } });
+    this.evaluate = new Queue(QUEUES.evaluate, { ...common, defaultJobOptions: { removeOnComplete: 500, removeOnFail: 500 } });
+    this.execute = new Queue(QUEUES.execute, { ...common, defaultJobOptions: EXECUTE_JOB_OPTIONS });
+    this.keeper = new Queue(QUEUES.keeper, { ...common, defaultJobOptions: { removeOnComplete: 50, removeOnFail: 200 } });
+  }
+
+  /** Queues an intent for execution; a second add with the same id is ignored by BullMQ. */
+  async enqueueIntent(intentId: string): Promise<void> {
+    await this.execute.add('execute', { intentId }, { jobId: intentId });
+  }
+
+  all(): Queue[] {
+    return [this.feeds, this.evaluate, this.execute, this.keeper];
+  }
+
+  async close(): Promise<void> {
+    await Promise.all(this.all().map((q) => q.close()));
+  }
+}

@@ -1,0 +1,80 @@
+import { Worker, type ConnectionOptions, type Job } from 'bullmq';
+import { stringifyJson } from '../lib/amounts.js';
+import { KeeperError } from '../lib/errors.js';
+import type { Logger } from '../lib/logger.js';
+import { sleep } from '../lib/time.js';
+import { evaluateJobSchema, executeJobSchema, feedJobSchema, keeperJobSchema, QUEUES, scheduledAt } from './jobs.js';
+
+/** What each queue's jobs do; main.ts supplies them. */
+export interface JobHandlers {
+  feed(feed: 'market' | 'wallet' | 'prediction'): Promise<unknown>;
+  evaluate(instance: string, scheduledAtMs: number): Promise<unknown>;
+  execute(intentId: string): Promise<unknown>;
+  reconcile(): Promise<unknown>;
+  /** An error that needs a human (bad key, corrupt state): engage the kill switch and say why. */
+  halt(reason: string): Promise<void>;
+}
+
+/** Worker settings. */
+export interface WorkerSettings {
+  connection: ConnectionOptions;
+  prefix: string;
+  executeConcurrency: number;
+  logger: Logger;
+}
+
+/** The keeper's workers. */
+export class KeeperWorkers {
+  private readonly workers: Worker[];
+  private readonly logger: Logger;
+
+  constructor(handlers: JobHandlers, s: WorkerSettings) {
+    this.logger = s.logger;
+    const common = { connection: s.connection, prefix: s.prefix, autorun: false };
+    const guarded = (queue: string, fn: (job: Job) => Promise<unknown>) => async (job: Job) => {
+      try {
+        // BullMQ stores return values as JSON: bigints become decimal strings.
+        return JSON.parse(stringifyJson((await fn(job)) ?? null)) as unknown;
+      } catch (err) {
+        if (err instanceof KeeperError && err.action === 'halt') {
+          s.logger.fatal({ queue, job: job.id, err }, 'an error that needs a human; engaging the kill switch');
+          await handlers.halt(`${err.code}: ${err.message}`);
+        }
+        throw err;
+      }
+    };
+    this.workers = [
+      new Worker(QUEUES.feeds, guarded('feeds', (job) => handlers.feed(feedJobSchema.parse(job.data).feed)), { ...common, concurrency: 1 }),
+      new Worker(QUEUES.evaluate, guarded('evaluate', (job) => handlers.evaluate(evaluateJobSchema.parse(job.data).instance, scheduledAt(job))), { ...common, concurrency: 4 }),
+      // Order jobs fail on a stall instead of running again blindly; the reconciler decides from the ledger and the chain.
+      new Worker(QUEUES.execute, guarded('execute', (job) => handlers.execute(executeJobSchema.parse(job.data).intentId)), {
+        ...common,
+        concurrency: s.executeConcurrency,
+        maxStalledCount: 0,
+        lockDuration: 30_000,
+        stalledInterval: 15_000,
+      }),
+      new Worker(QUEUES.keeper, guarded('keeper', (job) => {
+        keeperJobSchema.parse(job.data);
+        return handlers.reconcile();
+      }), { ...common, concurrency: 1 }),
+    ];
+    for (const w of this.workers) {
+      w.on('failed', (job, err) => s.logger.warn({ queue: w.name, job: job?.id, attempts: job?.attemptsMade, err: err.message }, 'job failed'));
+      w.on('error', (err) => s.logger.error({ queue: w.name, err: err.message }, 'worker error'));
+      w.on('stalled', (jobId) => s.logger.warn({ queue: w.name, job: jobId }, 'job stalled'));
+    }
+  }
+
+  /** Starts consuming. */
+  start(): void {
+    for (const w of this.workers) w.run().catch((err: unknown) => this.logger.error({ queue: w.name, err }, 'worker stopped'));
+  }
+
+  /** Stops taking jobs and waits for active ones (at most `graceMs`, then forces). */
+  async close(graceMs = 30_000): Promise<void> {
+    const closing = Promise.all(this.workers.map((w) => w.close()));
+    const timedOut = await Promise.race([closing.then(() => false), sleep(graceMs).then(() => true)]);
+    if (timedOut) await Promise.all(this.workers.map((w) => w.close(true)));
+  }
+}

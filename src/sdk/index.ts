@@ -1,0 +1,3 @@
+export * from './intents.js';
+export * from './context.js';
+export * from './strategy.js';

@@ -1,0 +1,47 @@
+import type { z } from 'zod';
+import type { StrategyContext } from './context.js';
+import type { IntentInput } from './intents.js';
+
+/** What a strategy watches, given its params: the feeds gather exactly this for it. */
+export interface Watches {
+  /** Mints whose prices and token facts the strategy reads. */
+  mints?: readonly string[];
+  /** Prediction categories (crypto, sports, ...) whose events and markets it reads. */
+  predictionCategories?: readonly string[];
+  /** Specific prediction markets it reads. */
+  predictionMarkets?: readonly string[];
+}
+
+/** What decide() returns: intents, and optionally the state to persist for the next call. */
+export interface Decision<S> {
+  intents: readonly IntentInput[];
+  state?: S;
+}
+
+/** A strategy definition. */
+export interface StrategyDefinition<PSchema extends z.ZodType = z.ZodType, S extends Record<string, unknown> = Record<string, unknown>> {
+  /** Unique name used in config files (`strategy: <name>`). */
+  name: string;
+  /** Semantic version; recorded with every intent. */
+  version: string;
+  description?: string;
+  /** Schema of the params in the config; they are validated before the bot starts. */
+  params: PSchema;
+  watches: (params: z.output<PSchema>) => Watches;
+  /** Pure: reads the context, returns intents (and state). No I/O, no clock, no randomness outside params. */
+  decide: (ctx: StrategyContext<z.output<PSchema>, S>) => Decision<S> | readonly IntentInput[];
+}
+
+/** Defines a strategy. The returned object is frozen. */
+export function defineStrategy<PSchema extends z.ZodType, S extends Record<string, unknown> = Record<string, unknown>>(
+  definition: StrategyDefinition<PSchema, S>,
+): Readonly<StrategyDefinition<PSchema, S>> {
+  if (!/^[a-z][a-z0-9-]{0,63}$/.test(definition.name)) {
+    throw new TypeError(`strategy name must be lowercase letters, digits and dashes, got ${JSON.stringify(definition.name)}`);
+  }
+  if (!/^\d+\.\d+\.\d+/.test(definition.version)) throw new TypeError(`strategy ${definition.name}: version must be semver, got ${definition.version}`);
+  return Object.freeze({ ...definition });
+}
+
+/** Any defined strategy. */
+export type AnyStrategy = Readonly<StrategyDefinition<z.ZodType, Record<string, unknown>>>;

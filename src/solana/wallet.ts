@@ -1,0 +1,103 @@
+import { readFileSync } from 'node:fs';
+import { inspect } from 'node:util';
+import bs58 from 'bs58';
+import { Keypair, type PublicKey, type VersionedTransaction } from '@solana/web3.js';
+import { KeeperError } from '../lib/errors.js';
+
+/** The wallet could not be loaded. The message never contains key material. */
+export class WalletError extends KeeperError {
+  constructor(message: string) {
+    super('WALLET_INVALID', 'halt', message);
+  }
+}
+
+/**
+ * The hot wallet. The secret key is loaded once and kept in a private field: it is never logged, serialised,
+ * placed in job data or sent anywhere; only signatures leave the process. `toJSON` and `inspect` show the public
+ * key alone.
+ */
+export class HotWallet {
+  readonly #keypair: Keypair;
+  readonly publicKey: PublicKey;
+  readonly address: string;
+
+  private constructor(keypair: Keypair) {
+    this.#keypair = keypair;
+    this.publicKey = keypair.publicKey;
+    this.address = keypair.publicKey.toBase58();
+  }
+
+  /** A new random wallet (paper trading). */
+  static generate(): HotWallet {
+    return new HotWallet(Keypair.generate());
+  }
+
+  /** Loads a Solana CLI keypair file: a JSON array of 64 bytes. */
+  static fromFile(path: string): HotWallet {
+    let text: string;
+    try {
+      text = readFileSync(path, 'utf8');
+    } catch (err) {
+      throw new WalletError(`cannot read the keypair file ${path}: ${(err as NodeJS.ErrnoException).code ?? 'unreadable'}`);
+    }
+    return new HotWallet(parseSecret(text, `keypair file ${path}`));
+  }
+
+  /** Loads a secret from the environment: a base58 secret key or a JSON array of 64 bytes. */
+  static fromSecret(secret: string, source = 'JUPKEEPER_SECRET_KEY'): HotWallet {
+    return new HotWallet(parseSecret(secret, source));
+  }
+
+  /** Adds the wallet's signature to a transaction (other signatures are kept). */
+  sign(tx: VersionedTransaction): void {
+    tx.sign([this.#keypair]);
+  }
+
+  /** The secret key as a Solana CLI keypair file body; only for writing a paper wallet to disk. */
+  exportKeypairFile(): string {
+    return JSON.stringify(Array.from(this.#keypair.secretKey));
+  }
+
+  toJSON(): { publicKey: string } {
+    return { publicKey: this.address };
+  }
+
+  toString(): string {
+    return `HotWallet(${this.address})`;
+  }
+
+  [inspect.custom](): string {
+    return this.toString();
+  }
+}
+
+function parseSecret(text: string, source: string): Keypair {
+  const trimmed = text.trim();
+  let bytes: Uint8Array | undefined;
+  if (trimmed.startsWith('[')) {
+    let arr: unknown;
+    try {
+      arr = JSON.parse(trimmed);
+    } catch {
+      throw new WalletError(`${source} is not valid JSON (expected an array of 64 numbers)`);
+    }
+    if (!Array.isArray(arr) || arr.length !== 64 || !arr.every((n) => Number.isInteger(n) && n >= 0 && n <= 255)) {
+      throw new WalletError(`${source} must be a JSON array of 64 numbers from 0 to 255`);
+    }
+    bytes = Uint8Array.from(arr as number[]);
+  } else {
+    try {
+      bytes = bs58.decode(trimmed);
+    } catch {
+      throw new WalletError(`${source} is neither a JSON byte array nor base58`);
+    }
+    if (bytes.length !== 64) throw new WalletError(`${source} decodes to ${bytes.length} bytes; a secret key has 64`);
+  }
+  try {
+    return Keypair.fromSecretKey(bytes);
+  } catch {
+    throw new WalletError(`${source} is not a valid ed25519 secret key (its public half does not match)`);
+  } finally {
+    bytes.fill(0);
+  }
+}

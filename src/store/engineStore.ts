@@ -1,0 +1,102 @@
+import type { Redis } from 'ioredis';
+import { z } from 'zod';
+import { decodeJson, encodeJson } from '../lib/json.js';
+import type { DecisionSummary, IntentLedger, MarketData, PredictionData, RiskCounters, SnapshotSource, StrategyStatePort, WalletData } from '../engine/ports.js';
+import { INTENT_STATES } from '../engine/states.js';
+import type { IntentStore } from './intents.js';
+import type { SnapshotStore } from './snapshots.js';
+
+/** The intent ledger port over the Redis intent store. */
+export function intentLedger(store: IntentStore): IntentLedger {
+  return {
+    create: (rec) => store.create(rec),
+    reject: async (id, code, message) => {
+      await store.move(id, null, 'rejected', { error: { code, message } });
+    },
+  };
+}
+
+/** The snapshot port over the snapshot store. */
+export function snapshotSource(snapshots: SnapshotStore): SnapshotSource {
+  return {
+    market: async (): Promise<MarketData | undefined> => snapshots.read('market'),
+    prediction: async (): Promise<PredictionData | undefined> => snapshots.read('prediction'),
+    wallet: async (): Promise<WalletData | undefined> => snapshots.read('wallet'),
+  };
+}
+
+const decisionSchema = z.object({
+  at: z.number(),
+  window: z.string(),
+  outcome: z.enum(['intents', 'nothing', 'skipped', 'error']),
+  intents: z.array(z.object({ id: z.string(), kind: z.string(), state: z.enum(INTENT_STATES), reason: z.string().optional() })),
+  message: z.string().optional(),
+});
+
+/** Strategy state and last decisions in Redis. */
+export class StrategyStateStore implements StrategyStatePort {
+  constructor(
+    private readonly redis: Redis,
+    private readonly prefix: string,
+  ) {}
+
+  async getState(instance: string): Promise<Record<string, unknown>> {
+    const text = await this.redis.get(`${this.prefix}:strategy:${instance}:state`);
+    if (text === null) return {};
+    return z.record(z.string(), z.unknown()).parse(decodeJson(text));
+  }
+
+  async setState(instance: string, state: Record<string, unknown>): Promise<void> {
+    await this.redis.set(`${this.prefix}:strategy:${instance}:state`, encodeJson(state));
+  }
+
+  async recordDecision(instance: string, decision: DecisionSummary): Promise<void> {
+    await this.redis.set(`${this.prefix}:strategy:${instance}:decision`, JSON.stringify(decision));
+  }
+
+  /** The last decision of an instance, if any. */
+  async lastDecision(instance: string): Promise<DecisionSummary | undefined> {
+    const text = await this.redis.get(`${this.prefix}:strategy:${instance}:decision`);
+    return text === null ? undefined : decisionSchema.parse(JSON.parse(text));
+  }
+}
+
+// Adds ARGV[1] to the day's total unless it would pass ARGV[2]. KEYS[1] the day's counter.
+const RESERVE_LUA = `
+local cur = tonumber(redis.call('GET', KEYS[1]) or '0')
+local add = tonumber(ARGV[1])
+if cur + add > tonumber(ARGV[2]) then return 0 end
+redis.call('INCRBYFLOAT', KEYS[1], ARGV[1])
+redis.call('EXPIRE', KEYS[1], 172800)
+return 1
+`;
+
+/** Risk counters (daily notional) and the kill switch, in Redis so every worker sees them at once. */
+export class RiskStore implements RiskCounters {
+  constructor(
+    private readonly redis: Redis,
+    private readonly prefix: string,
+  ) {}
+
+  async reserveNotional(usd: number, limit: number, now: number): Promise<boolean> {
+    const day = new Date(now).toISOString().slice(0, 10);
+    const ok = await this.redis.eval(RESERVE_LUA, 1, `${this.prefix}:risk:notional:${day}`, usd.toFixed(6), String(limit));
+    return ok === 1;
+  }
+
+  /** Today's traded notional in USD. */
+  async dailyNotional(now: number): Promise<number> {
+    const day = new Date(now).toISOString().slice(0, 10);
+    return Number((await this.redis.get(`${this.prefix}:risk:notional:${day}`)) ?? 0);
+  }
+
+  async halted(): Promise<string | null> {
+    return this.redis.get(`${this.prefix}:killswitch`);
+  }
+
+  /** Engages the kill switch (no new intents pass the gate) with a reason, or releases it with null. */
+  async setHalted(reason: string | null): Promise<void> {
+    if (reason === null) await this.redis.del(`${this.prefix}:killswitch`);
+    else await this.redis.set(`${this.prefix}:killswitch`, reason);
+  }
+}

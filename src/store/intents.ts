@@ -1,0 +1,205 @@
+import type { Redis } from 'ioredis';
+import { z } from 'zod';
+import { decodeJson, encodeJson } from '../lib/json.js';
+import { INTENT_KINDS, intentSchema, type Intent, type IntentKind } from '../sdk/intents.js';
+import { ALLOWED_FROM, INTENT_STATES, isTerminal, type IntentState } from '../engine/states.js';
+
+/** One intent's record in the ledger. */
+export interface IntentRecord {
+  id: string;
+  /** Strategy instance id. */
+  instance: string;
+  /** Strategy name@version that decided it. */
+  strategy: string;
+  kind: IntentKind;
+  intent: Intent;
+  state: IntentState;
+  /** Bumped by every claim; a move carrying an older fence is refused (someone else owns the intent now). */
+  fence: number;
+  attempt: number;
+  createdAt: number;
+  updatedAt: number;
+  /** Unix ms after which no new attempt is made. */
+  deadline: number;
+  requestId: string | null;
+  /** Base64 of the signed transaction of the current attempt (not secret: only signatures leave the process). */
+  signedTx: string | null;
+  signature: string | null;
+  /** Signatures of every attempt, oldest first. */
+  signatures: string[];
+  lastValidBlockHeight: bigint | null;
+  /** How the current attempt's transaction is submitted (ultra execute with its requestId, RPC, ...). */
+  route: Record<string, unknown> | null;
+  /** What the venue quoted for the current attempt. */
+  quote: Record<string, unknown> | null;
+  /** Outcome details (amounts, slot) once landed or failed. */
+  result: Record<string, unknown> | null;
+  /** Why it failed, expired or was rejected. */
+  error: { code: string; message: string } | null;
+}
+
+/** Fields a move may set. */
+export type IntentPatch = Partial<Pick<IntentRecord, 'attempt' | 'requestId' | 'signedTx' | 'signature' | 'signatures' | 'lastValidBlockHeight' | 'route' | 'quote' | 'result' | 'error'>>;
+
+/** Result of a move. */
+export type MoveResult = { ok: true; from: IntentState } | { ok: false; reason: 'fence' | 'state' | 'missing'; state: IntentState | null };
+
+const stateSchema = z.enum(INTENT_STATES);
+const str = z.string();
+const maybe = z.string().optional().transform((v) => (v === undefined || v === '' ? null : v));
+const recordSchema = z.object({
+  id: str,
+  instance: str,
+  strategy: str,
+  kind: z.custom<IntentKind>((v) => typeof v === 'string' && (INTENT_KINDS as readonly string[]).includes(v), 'unknown intent kind'),
+  intent: str.transform((t) => intentSchema.parse(decodeJson(t))),
+  state: stateSchema,
+  fence: z.coerce.number().int(),
+  attempt: z.coerce.number().int(),
+  createdAt: z.coerce.number(),
+  updatedAt: z.coerce.number(),
+  deadline: z.coerce.number(),
+  requestId: maybe,
+  signedTx: maybe,
+  signature: maybe,
+  signatures: maybe.transform((t) => (t ? z.array(z.string()).parse(JSON.parse(t)) : [])),
+  lastValidBlockHeight: maybe.transform((t) => (t ? BigInt(t) : null)),
+  route: maybe.transform((t) => (t ? z.record(z.string(), z.unknown()).parse(decodeJson(t)) : null)),
+  quote: maybe.transform((t) => (t ? z.record(z.string(), z.unknown()).parse(decodeJson(t)) : null)),
+  result: maybe.transform((t) => (t ? z.record(z.string(), z.unknown()).parse(decodeJson(t)) : null)),
+  error: maybe.transform((t) => (t ? z.object({ code: z.string(), message: z.string() }).parse(JSON.parse(t)) : null)),
+});
+
+// Moves an intent if its fence matches (when given) and its state is one the target allows. Keeps the per-state
+// index sets and the update time in the same atomic step.
+// KEYS[1] intent hash; ARGV[1] fence ('' = unfenced), ARGV[2] target state, ARGV[3] allowed states (csv),
+// ARGV[4] state-set key prefix, ARGV[5] id, ARGV[6] now, ARGV[7..] field/value pairs.
+const MOVE_LUA = `
+local cur = redis.call('HMGET', KEYS[1], 'state', 'fence')
+if not cur[1] then return {'missing', ''} end
+if ARGV[1] ~= '' and cur[2] ~= ARGV[1] then return {'fence', cur[1]} end
+local allowed = false
+for s in string.gmatch(ARGV[3], '[^,]+') do if s == cur[1] then allowed = true end end
+if not allowed then return {'state', cur[1]} end
+local n = #ARGV
+if n >= 7 then
+  local pairs = {}
+  for i = 7, n do pairs[#pairs + 1] = ARGV[i] end
+  redis.call('HSET', KEYS[1], unpack(pairs))
+end
+redis.call('HSET', KEYS[1], 'state', ARGV[2], 'updatedAt', ARGV[6])
+redis.call('SREM', ARGV[4] .. cur[1], ARGV[5])
+redis.call('SADD', ARGV[4] .. ARGV[2], ARGV[5])
+return {'ok', cur[1]}
+`;
+
+// Creates the record only if absent. KEYS[1] intent hash, KEYS[2] index zset, KEYS[3] planned set;
+// ARGV[1] id, ARGV[2] createdAt, ARGV[3..] field/value pairs.
+const CREATE_LUA = `
+if redis.call('EXISTS', KEYS[1]) == 1 then return {'exists', redis.call('HGET', KEYS[1], 'state')} end
+local pairs = {}
+for i = 3, #ARGV do pairs[#pairs + 1] = ARGV[i] end
+redis.call('HSET', KEYS[1], unpack(pairs))
+redis.call('ZADD', KEYS[2], ARGV[2], ARGV[1])
+redis.call('SADD', KEYS[3], ARGV[1])
+return {'created', 'planned'}
+`;
+
+/** The intent ledger in Redis: the system of record of what the bot decided and what happened to it. */
+export class IntentStore {
+  constructor(
+    private readonly redis: Redis,
+    private readonly prefix: string,
+  ) {}
+
+  private key(id: string): string {
+    return `${this.prefix}:intent:${id}`;
+  }
+  private get indexKey(): string {
+    return `${this.prefix}:intents`;
+  }
+  private get stateSetPrefix(): string {
+    return `${this.prefix}:intents:state:`;
+  }
+
+  /** Records a new intent in `planned`; returns false (and changes nothing) if the id already exists. */
+  async create(rec: Pick<IntentRecord, 'id' | 'instance' | 'strategy' | 'intent' | 'createdAt' | 'deadline'>): Promise<{ created: boolean; state: IntentState }> {
+    const fields = {
+      id: rec.id,
+      instance: rec.instance,
+      strategy: rec.strategy,
+      kind: rec.intent.kind,
+      intent: encodeJson(rec.intent),
+      state: 'planned',
+      fence: '0',
+      attempt: '1',
+      createdAt: String(rec.createdAt),
+      updatedAt: String(rec.createdAt),
+      deadline: String(rec.deadline),
+    };
+    const out = (await this.redis.eval(CREATE_LUA, 3, this.key(rec.id), this.indexKey, `${this.stateSetPrefix}planned`, rec.id, String(rec.createdAt), ...Object.entries(fields).flat())) as [string, string];
+    return { created: out[0] === 'created', state: stateSchema.parse(out[1]) };
+  }
+
+  /** The record, parsed; undefined when absent. */
+  async get(id: string): Promise<IntentRecord | undefined> {
+    const raw = await this.redis.hgetall(this.key(id));
+    if (!raw.id) return undefined;
+    return recordSchema.parse(raw);
+  }
+
+  /** Takes ownership of an intent: bumps and returns its fence. Earlier owners' moves will be refused. */
+  async claim(id: string): Promise<number> {
+    return this.redis.hincrby(this.key(id), 'fence', 1);
+  }
+
+  /** Moves an intent to `to` if the fence (when given) and the current state allow it. */
+  async move(id: string, fence: number | null, to: IntentState, patch: IntentPatch = {}, now = Date.now()): Promise<MoveResult> {
+    const fields: string[] = [];
+    for (const [k, v] of Object.entries(patch)) {
+      if (v === undefined) continue;
+      let value: string;
+      if (v === null) value = '';
+      else if (k === 'signatures' || k === 'error') value = JSON.stringify(v);
+      else if (k === 'result' || k === 'route' || k === 'quote') value = encodeJson(v);
+      else if (typeof v === 'string' || typeof v === 'number' || typeof v === 'bigint') value = String(v);
+      else value = encodeJson(v);
+      fields.push(k, value);
+    }
+    const out = (await this.redis.eval(MOVE_LUA, 1, this.key(id), fence === null ? '' : String(fence), to, ALLOWED_FROM[to].join(','), this.stateSetPrefix, id, String(now), ...fields)) as [string, string];
+    if (out[0] === 'ok') return { ok: true, from: stateSchema.parse(out[1]) };
+    return { ok: false, reason: out[0] as 'fence' | 'state' | 'missing', state: out[1] ? stateSchema.parse(out[1]) : null };
+  }
+
+  /** Ids in a state. */
+  async idsIn(state: IntentState): Promise<string[]> {
+    return this.redis.smembers(`${this.stateSetPrefix}${state}`);
+  }
+
+  /** Ids of intents not yet in a terminal state. */
+  async liveIds(): Promise<string[]> {
+    const live = INTENT_STATES.filter((s) => !isTerminal(s));
+    const lists = await Promise.all(live.map((s) => this.idsIn(s)));
+    return lists.flat();
+  }
+
+  /** Count of intents per state. */
+  async countByState(): Promise<Record<IntentState, number>> {
+    const counts = await Promise.all(INTENT_STATES.map((s) => this.redis.scard(`${this.stateSetPrefix}${s}`)));
+    return Object.fromEntries(INTENT_STATES.map((s, i) => [s, counts[i] ?? 0])) as Record<IntentState, number>;
+  }
+
+  /** The most recent intents, newest first. */
+  async recent(limit = 100): Promise<IntentRecord[]> {
+    const ids = await this.redis.zrevrange(this.indexKey, 0, Math.max(0, limit - 1));
+    const recs = await Promise.all(ids.map((id) => this.get(id)));
+    return recs.filter((r): r is IntentRecord => r !== undefined);
+  }
+
+  /** Every intent, oldest first. */
+  async all(): Promise<IntentRecord[]> {
+    const ids = await this.redis.zrange(this.indexKey, 0, -1);
+    const recs = await Promise.all(ids.map((id) => this.get(id)));
+    return recs.filter((r): r is IntentRecord => r !== undefined);
+  }
+}

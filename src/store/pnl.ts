@@ -1,0 +1,44 @@
+import type { Redis } from 'ioredis';
+import { z } from 'zod';
+
+// Applies one fill to an instance's average-cost book. KEYS[1] the book hash.
+// ARGV: inputMint, inAmount, inUsd, outputMint, outAmount, outUsd. Amounts are base-unit integers as strings,
+// USD values decimals. Selling `in` realises proceeds (outUsd) minus the average cost of the units sold; units with
+// no recorded cost (held before the bot traded) are costed at the fill's own input value.
+const FILL_LUA = `
+local function num(k) return tonumber(redis.call('HGET', KEYS[1], k) or '0') end
+local inMint, inAmt, inUsd = ARGV[1], tonumber(ARGV[2]), tonumber(ARGV[3])
+local outMint, outAmt, outUsd = ARGV[4], tonumber(ARGV[5]), tonumber(ARGV[6])
+local qty, cost = num('qty:' .. inMint), num('cost:' .. inMint)
+local coveredQty = math.min(qty, inAmt)
+local basis = 0
+if qty > 0 then basis = cost * coveredQty / qty end
+basis = basis + inUsd * (inAmt - coveredQty) / math.max(inAmt, 1)
+redis.call('HSET', KEYS[1], 'qty:' .. inMint, tostring(qty - coveredQty), 'cost:' .. inMint, tostring(cost - (qty > 0 and cost * coveredQty / qty or 0)))
+redis.call('HINCRBYFLOAT', KEYS[1], 'qty:' .. outMint, tostring(outAmt))
+redis.call('HINCRBYFLOAT', KEYS[1], 'cost:' .. outMint, tostring(outUsd))
+redis.call('HINCRBYFLOAT', KEYS[1], 'realizedUsd', tostring(outUsd - basis))
+redis.call('HINCRBYFLOAT', KEYS[1], 'volumeUsd', tostring(inUsd))
+redis.call('HINCRBY', KEYS[1], 'fills', 1)
+return 1
+`;
+
+/** Realised P&L per strategy instance, by average cost, kept in Redis. */
+export class PnlStore {
+  constructor(
+    private readonly redis: Redis,
+    private readonly prefix: string,
+  ) {}
+
+  /** Records a landed swap with the USD values of both legs at the time it landed. */
+  async recordFill(instance: string, fill: { inputMint: string; inAmount: bigint; inUsd: number; outputMint: string; outAmount: bigint; outUsd: number }): Promise<void> {
+    await this.redis.eval(FILL_LUA, 1, `${this.prefix}:pnl:${instance}`, fill.inputMint, fill.inAmount.toString(), fill.inUsd.toFixed(8), fill.outputMint, fill.outAmount.toString(), fill.outUsd.toFixed(8));
+  }
+
+  /** An instance's realised P&L, volume and fill count. */
+  async summary(instance: string): Promise<{ realizedUsd: number; volumeUsd: number; fills: number }> {
+    const h = await this.redis.hmget(`${this.prefix}:pnl:${instance}`, 'realizedUsd', 'volumeUsd', 'fills');
+    const n = z.coerce.number();
+    return { realizedUsd: n.parse(h[0] ?? 0), volumeUsd: n.parse(h[1] ?? 0), fills: n.parse(h[2] ?? 0) };
+  }
+}

@@ -1,0 +1,68 @@
+import type { Redis } from 'ioredis';
+import type { BucketSpec, BucketStore } from '../jupiter/rateBudget.js';
+
+// One token bucket in a Redis hash {tokens, ts, blocked}. ARGV: cost, capacity, refill per ms, now (ms).
+// Returns 0 when the tokens were taken, else the ms to wait.
+const TAKE_LUA = `
+local b = redis.call('HMGET', KEYS[1], 'tokens', 'ts', 'blocked')
+local cap = tonumber(ARGV[2]); local rate = tonumber(ARGV[3]); local now = tonumber(ARGV[4]); local cost = tonumber(ARGV[1])
+local tokens = tonumber(b[1]) or cap
+local ts = tonumber(b[2]) or now
+local blocked = tonumber(b[3]) or 0
+if now > ts then tokens = math.min(cap, tokens + (now - ts) * rate) end
+redis.call('HSET', KEYS[1], 'tokens', tostring(tokens), 'ts', tostring(math.max(now, ts)))
+redis.call('PEXPIRE', KEYS[1], 3600000)
+if blocked > now then return math.ceil(blocked - now) end
+if tokens >= cost then
+  redis.call('HSET', KEYS[1], 'tokens', tostring(tokens - cost))
+  return 0
+end
+return math.ceil((cost - tokens) / rate)
+`;
+
+const SYNC_LUA = `
+local b = redis.call('HMGET', KEYS[1], 'tokens', 'ts')
+local cap = tonumber(ARGV[2]); local rate = tonumber(ARGV[3]); local now = tonumber(ARGV[4])
+local tokens = tonumber(b[1]) or cap
+local ts = tonumber(b[2]) or now
+if now > ts then tokens = math.min(cap, tokens + (now - ts) * rate) end
+tokens = math.min(tokens, math.max(0, tonumber(ARGV[1])))
+redis.call('HSET', KEYS[1], 'tokens', tostring(tokens), 'ts', tostring(math.max(now, ts)))
+redis.call('PEXPIRE', KEYS[1], 3600000)
+return 1
+`;
+
+const BLOCK_LUA = `
+local cur = tonumber(redis.call('HGET', KEYS[1], 'blocked') or '0')
+if tonumber(ARGV[1]) > cur then redis.call('HSET', KEYS[1], 'blocked', ARGV[1]) end
+redis.call('PEXPIRE', KEYS[1], 3600000)
+return 1
+`;
+
+/**
+ * The rate budget's bucket in Redis: every worker of a deployment shares one bucket per API key and tier, so a
+ * fleet of workers stays inside the plan's limit together (ARCHITECTURE.md §7).
+ */
+export class RedisBucketStore implements BucketStore {
+  constructor(
+    private readonly redis: Redis,
+    private readonly prefix: string,
+  ) {}
+
+  private key(key: string): string {
+    return `${this.prefix}:ratebucket:${key}`;
+  }
+
+  async take(key: string, cost: number, spec: BucketSpec, nowMs: number): Promise<number> {
+    const wait = await this.redis.eval(TAKE_LUA, 1, this.key(key), String(cost), String(spec.capacity), String(spec.refillPerSecond / 1000), String(Math.floor(nowMs)));
+    return Number(wait);
+  }
+
+  async syncRemaining(key: string, remaining: number, spec: BucketSpec, nowMs: number): Promise<void> {
+    await this.redis.eval(SYNC_LUA, 1, this.key(key), String(remaining), String(spec.capacity), String(spec.refillPerSecond / 1000), String(Math.floor(nowMs)));
+  }
+
+  async blockUntil(key: string, untilMs: number): Promise<void> {
+    await this.redis.eval(BLOCK_LUA, 1, this.key(key), String(Math.ceil(untilMs)));
+  }
+}

@@ -1,0 +1,80 @@
+import type { Redis } from 'ioredis';
+import { z } from 'zod';
+import { decodeJson, encodeJson } from '../lib/json.js';
+
+/** Market and account snapshots the feeds write and evaluate reads. Parsed on read: Redis is a boundary too. */
+
+const big = z.bigint();
+const priceSchema = z.object({ usd: z.number(), decimals: z.number().int(), change24h: z.number().nullable() });
+const warningSchema = z.object({ type: z.string(), severity: z.string(), message: z.string() });
+const tokenSchema = z.object({ mint: z.string(), symbol: z.string(), decimals: z.number().int(), verified: z.boolean().nullable(), warnings: z.array(warningSchema) });
+
+/** Prices and token facts of the watched mints. */
+export const marketSnapshotSchema = z.object({
+  at: z.number(),
+  prices: z.record(z.string(), priceSchema),
+  tokens: z.record(z.string(), tokenSchema),
+});
+/** A market snapshot. */
+export type MarketSnapshot = z.output<typeof marketSnapshotSchema>;
+
+const marketViewSchema = z.object({
+  marketId: z.string(),
+  eventId: z.string().nullable(),
+  title: z.string(),
+  status: z.string(),
+  result: z.enum(['yes', 'no']).nullable(),
+  isTradable: z.boolean(),
+  closeTime: z.number().nullable(),
+  buyYesMicroUsd: big.nullable(),
+  buyNoMicroUsd: big.nullable(),
+  sellYesMicroUsd: big.nullable(),
+  sellNoMicroUsd: big.nullable(),
+});
+
+/** Prediction events of the watched categories and markets. */
+export const predictionSnapshotSchema = z.object({
+  at: z.number(),
+  events: z.array(z.object({ eventId: z.string(), title: z.string(), category: z.string().nullable(), markets: z.array(marketViewSchema) })),
+});
+/** A prediction snapshot. */
+export type PredictionSnapshot = z.output<typeof predictionSnapshotSchema>;
+
+/** The wallet: balances, open orders and positions. */
+export const walletSnapshotSchema = z.object({
+  at: z.number(),
+  address: z.string(),
+  lamports: big,
+  holdings: z.array(z.object({ mint: z.string(), amount: big, decimals: z.number().int() })),
+  trigger: z.array(z.object({ order: z.string(), inputMint: z.string(), outputMint: z.string(), makingAmount: big, takingAmount: big, remainingMakingAmount: big })),
+  recurring: z.array(z.object({ order: z.string(), inputMint: z.string(), outputMint: z.string(), inDeposited: big, inUsed: big, outReceived: big })),
+  lend: z.array(z.object({ asset: z.string(), shares: big, underlyingAssets: big })),
+  prediction: z.array(z.object({ positionPubkey: z.string(), marketId: z.string(), isYes: z.boolean(), contractsMicro: big, avgPriceMicroUsd: big.nullable(), claimable: z.boolean(), claimed: z.boolean() })),
+  /** Feeds that failed on the last run, with why; the rest of the snapshot is still fresh. */
+  errors: z.record(z.string(), z.string()).default({}),
+});
+/** A wallet snapshot. */
+export type WalletSnapshot = z.output<typeof walletSnapshotSchema>;
+
+const SCHEMAS = { market: marketSnapshotSchema, prediction: predictionSnapshotSchema, wallet: walletSnapshotSchema } as const;
+type Name = keyof typeof SCHEMAS;
+type Of<N extends Name> = z.output<(typeof SCHEMAS)[N]>;
+
+/** Reads and writes snapshots under `<prefix>:snap:<name>`. */
+export class SnapshotStore {
+  constructor(
+    private readonly redis: Redis,
+    private readonly prefix: string,
+  ) {}
+
+  async write<N extends Name>(name: N, value: Of<N>): Promise<void> {
+    await this.redis.set(`${this.prefix}:snap:${name}`, encodeJson(value));
+  }
+
+  /** The snapshot, or undefined when none was written yet. A corrupt one throws, naming the field. */
+  async read<N extends Name>(name: N): Promise<Of<N> | undefined> {
+    const text = await this.redis.get(`${this.prefix}:snap:${name}`);
+    if (text === null) return undefined;
+    return SCHEMAS[name].parse(decodeJson(text)) as Of<N>;
+  }
+}

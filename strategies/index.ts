@@ -1,0 +1,35 @@
+// The strategies shipped with jup-keeper. A config names them by `strategy: <name>`.
+import type { AnyStrategy, StrategyDefinition } from '../src/sdk/index.js';
+import type { StrategyRegistry } from '../src/config/load.js';
+import { dcaSwap } from './dca-swap/index.js';
+import { thresholdRebalance } from './threshold-rebalance/index.js';
+
+export { dcaSwap, dcaSwapParams, DCA_SOL_RESERVE_LAMPORTS, type DcaSwapParams, type DcaSwapState } from './dca-swap/index.js';
+export {
+  thresholdRebalance,
+  thresholdRebalanceParams,
+  REBALANCE_SOL_RESERVE_LAMPORTS,
+  type ThresholdRebalanceParams,
+} from './threshold-rebalance/index.js';
+
+/**
+ * A strategy as defineStrategy returns it, whatever its params and state types. `AnyStrategy` alone would refuse a
+ * concrete strategy (its `watches`/`decide` take specific params, not `unknown`); erasing them is sound because the
+ * loader hands a strategy only params parsed by its own `params` schema and the state it returned itself.
+ */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type DefinedStrategy = Readonly<StrategyDefinition<any, any>>;
+
+/** A registry over `list`, looked up by name. Throws on two strategies with the same name (a packaging bug). */
+export function createRegistry(list: readonly DefinedStrategy[]): StrategyRegistry {
+  const byName = new Map<string, AnyStrategy>();
+  for (const strategy of list) {
+    if (byName.has(strategy.name)) throw new TypeError(`two strategies are named ${JSON.stringify(strategy.name)}`);
+    byName.set(strategy.name, strategy);
+  }
+  const names = Object.freeze([...byName.keys()].sort());
+  return Object.freeze({ get: (name: string) => byName.get(name), names: () => names });
+}
+
+/** The built-in strategies: dca-swap and threshold-rebalance. */
+export const builtinStrategies: StrategyRegistry = createRegistry([dcaSwap, thresholdRebalance]);

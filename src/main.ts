@@ -54,8 +54,6 @@ export interface RunningKeeper {
 
 /** Snapshots older than this are not decided on. */
 const MAX_SNAPSHOT_AGE_MS = 120_000;
-/** The reconciler runs this often. */
-const RECONCILE_EVERY_MS = 15_000;
 
 /**
  * The composition root: wires Redis, the Jupiter client, the RPC, the wallet, the stores, the feeds, the engine,
@@ -155,15 +153,15 @@ export async function startKeeper(o: KeeperOptions): Promise<RunningKeeper> {
             logger: logger.child({ component: 'evaluate' }),
           });
         },
-        execute: async (id) => {
-          const result = await executor.execute(id);
+        execute: async (id, signal) => {
+          const result = await executor.execute(id, signal);
           if (result.state === 'landed' && !result.superseded) await recordFill(id, intents, snapshots, pnl, logger);
           return result;
         },
-        reconcile: () => reconcile(intents, queues.execute, logger.child({ component: 'reconciler' })),
+        reconcile: () => reconcile(intents, queues.execute, logger.child({ component: 'reconciler' }), config.execution.reconcileEvery),
         halt: (reason) => risk.setHalted(reason),
       },
-      { connection: bullConnection, prefix, executeConcurrency: config.execution.concurrency, logger: logger.child({ component: 'workers' }) },
+      { connection: bullConnection, prefix, executeConcurrency: config.execution.concurrency, jobLockMs: config.execution.jobLock, logger: logger.child({ component: 'workers' }) },
     );
     workers.start();
   }
@@ -173,7 +171,7 @@ export async function startKeeper(o: KeeperOptions): Promise<RunningKeeper> {
       {
         feeds: { market: config.feeds.prices, wallet: config.feeds.wallet, prediction: watched.categories.size + watched.markets.size > 0 ? config.feeds.prediction : null },
         strategies: instances.map((s) => ({ id: s.id, cadence: 'every' in s.schedule ? { every: s.schedule.every } : { cron: s.schedule.cron, tz: s.schedule.tz } })),
-        reconcileEveryMs: RECONCILE_EVERY_MS,
+        reconcileEveryMs: config.execution.reconcileEvery,
       },
       logger.child({ component: 'scheduler' }),
     );

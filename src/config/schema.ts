@@ -154,7 +154,15 @@ export const configSchema = z.strictObject({
     maxAttempts: z.number().int().min(1).max(10).default(3),
     /** How long an intent may keep trying before it is given up. */
     deadline: duration(10_000, 3_600_000).default(300_000),
-  }).default({ concurrency: 4, maxAttempts: 3, deadline: 300_000 }),
+    /**
+     * Lock of an execute job. A worker that dies holding it is noticed once it lapses (plus half of it, the stall
+     * check); the job then fails and the reconciler takes the intent over. Shorter notices crashes sooner but a
+     * worker whose event loop stalls longer than this loses its job.
+     */
+    jobLock: duration(2_000, 600_000).default(30_000),
+    /** How often the reconciler looks for live intents whose execution stopped. */
+    reconcileEvery: duration(1_000, 600_000).default(15_000),
+  }).default({ concurrency: 4, maxAttempts: 3, deadline: 300_000, jobLock: 30_000, reconcileEvery: 15_000 }),
   feeds: z.strictObject({
     prices: duration(1_000, 3_600_000).default(10_000),
     wallet: duration(1_000, 3_600_000).default(15_000),

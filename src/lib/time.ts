@@ -21,3 +21,19 @@ export type Clock = () => number;
 
 /** The wall clock. */
 export const systemClock: Clock = () => Date.now();
+
+/**
+ * Waits for a promise at most `ms`: resolves `true` when it settled in time, `false` on timeout. The timer is
+ * cleared either way, so nothing is left holding the process open.
+ */
+export async function settlesWithin(promise: Promise<unknown>, ms: number): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<false>((resolve) => {
+    timer = setTimeout(() => resolve(false), ms);
+  });
+  try {
+    return await Promise.race([promise.then(() => true), timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}

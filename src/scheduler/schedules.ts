@@ -17,10 +17,10 @@ export interface SchedulePlan {
  * not multiply the jobs.
  */
 export async function applySchedules(queues: KeeperQueues, plan: SchedulePlan, logger: Logger): Promise<void> {
-  await queues.feeds.upsertJobScheduler('feed-market', { every: plan.feeds.market, immediately: true }, { name: 'feed', data: { feed: 'market' } });
-  await queues.feeds.upsertJobScheduler('feed-wallet', { every: plan.feeds.wallet, immediately: true }, { name: 'feed', data: { feed: 'wallet' } });
+  await queues.feeds.upsertJobScheduler('feed-market', { every: plan.feeds.market }, { name: 'feed', data: { feed: 'market' } });
+  await queues.feeds.upsertJobScheduler('feed-wallet', { every: plan.feeds.wallet }, { name: 'feed', data: { feed: 'wallet' } });
   if (plan.feeds.prediction !== null) {
-    await queues.feeds.upsertJobScheduler('feed-prediction', { every: plan.feeds.prediction, immediately: true }, { name: 'feed', data: { feed: 'prediction' } });
+    await queues.feeds.upsertJobScheduler('feed-prediction', { every: plan.feeds.prediction }, { name: 'feed', data: { feed: 'prediction' } });
   } else {
     await queues.feeds.removeJobScheduler('feed-prediction');
   }

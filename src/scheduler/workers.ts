@@ -2,14 +2,15 @@ import { Worker, type ConnectionOptions, type Job } from 'bullmq';
 import { stringifyJson } from '../lib/amounts.js';
 import { KeeperError } from '../lib/errors.js';
 import type { Logger } from '../lib/logger.js';
-import { sleep } from '../lib/time.js';
+import { settlesWithin } from '../lib/time.js';
 import { evaluateJobSchema, executeJobSchema, feedJobSchema, keeperJobSchema, QUEUES, scheduledAt } from './jobs.js';
 
 /** What each queue's jobs do; main.ts supplies them. */
 export interface JobHandlers {
   feed(feed: 'market' | 'wallet' | 'prediction'): Promise<unknown>;
   evaluate(instance: string, scheduledAtMs: number): Promise<unknown>;
-  execute(intentId: string): Promise<unknown>;
+  /** `signal` aborts when shutdown runs out of patience; the intent stays resumable in the ledger. */
+  execute(intentId: string, signal: AbortSignal): Promise<unknown>;
   reconcile(): Promise<unknown>;
   /** An error that needs a human (bad key, corrupt state): engage the kill switch and say why. */
   halt(reason: string): Promise<void>;
@@ -20,6 +21,8 @@ export interface WorkerSettings {
   connection: ConnectionOptions;
   prefix: string;
   executeConcurrency: number;
+  /** Lock of execute jobs, in ms; the stall check runs every half of it. */
+  jobLockMs: number;
   logger: Logger;
 }
 
@@ -27,6 +30,7 @@ export interface WorkerSettings {
 export class KeeperWorkers {
   private readonly workers: Worker[];
   private readonly logger: Logger;
+  private readonly shutdown = new AbortController();
 
   constructor(handlers: JobHandlers, s: WorkerSettings) {
     this.logger = s.logger;
@@ -47,12 +51,12 @@ export class KeeperWorkers {
       new Worker(QUEUES.feeds, guarded('feeds', (job) => handlers.feed(feedJobSchema.parse(job.data).feed)), { ...common, concurrency: 1 }),
       new Worker(QUEUES.evaluate, guarded('evaluate', (job) => handlers.evaluate(evaluateJobSchema.parse(job.data).instance, scheduledAt(job))), { ...common, concurrency: 4 }),
       // Order jobs fail on a stall instead of running again blindly; the reconciler decides from the ledger and the chain.
-      new Worker(QUEUES.execute, guarded('execute', (job) => handlers.execute(executeJobSchema.parse(job.data).intentId)), {
+      new Worker(QUEUES.execute, guarded('execute', (job) => handlers.execute(executeJobSchema.parse(job.data).intentId, this.shutdown.signal)), {
         ...common,
         concurrency: s.executeConcurrency,
         maxStalledCount: 0,
-        lockDuration: 30_000,
-        stalledInterval: 15_000,
+        lockDuration: s.jobLockMs,
+        stalledInterval: Math.max(1_000, Math.floor(s.jobLockMs / 2)),
       }),
       new Worker(QUEUES.keeper, guarded('keeper', (job) => {
         keeperJobSchema.parse(job.data);
@@ -71,10 +75,18 @@ export class KeeperWorkers {
     for (const w of this.workers) w.run().catch((err: unknown) => this.logger.error({ queue: w.name, err }, 'worker stopped'));
   }
 
-  /** Stops taking jobs and waits for active ones (at most `graceMs`, then forces). */
-  async close(graceMs = 30_000): Promise<void> {
+  /**
+   * Stops taking jobs and waits for active ones to finish, at most `graceMs`; then aborts them. An aborted execution
+   * leaves its intent signed or submitted in the ledger, and the next start (or another worker) resumes it with the
+   * same signed bytes.
+   */
+  async close(graceMs = 20_000): Promise<void> {
     const closing = Promise.all(this.workers.map((w) => w.close()));
-    const timedOut = await Promise.race([closing.then(() => false), sleep(graceMs).then(() => true)]);
-    if (timedOut) await Promise.all(this.workers.map((w) => w.close(true)));
+    if (!(await settlesWithin(closing, graceMs))) {
+      this.logger.warn({ graceMs }, 'in-flight executions did not finish in time; aborting them (they resume on the next start)');
+      this.shutdown.abort(new Error('shutdown'));
+      await settlesWithin(closing, 5_000);
+      await Promise.all(this.workers.map((w) => w.close(true)));
+    }
   }
 }

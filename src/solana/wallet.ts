@@ -94,7 +94,8 @@ function parseSecret(text: string, source: string): Keypair {
     if (bytes.length !== 64) throw new WalletError(`${source} decodes to ${bytes.length} bytes; a secret key has 64`);
   }
   try {
-    return Keypair.fromSecretKey(bytes);
+    // fromSecretKey keeps the array it is given: hand it a copy, then wipe ours.
+    return Keypair.fromSecretKey(Uint8Array.from(bytes));
   } catch {
     throw new WalletError(`${source} is not a valid ed25519 secret key (its public half does not match)`);
   } finally {

@@ -40,7 +40,9 @@ export function registerRunCommand(program: Command, _ctx: CliContext): void {
     .option('--prefix <prefix>', 'Redis key prefix of this deployment (default: the config, then "jk")')
     .option('--redis-url <url>', 'Redis URL (default: the config, REDIS_URL, then redis://127.0.0.1:6379)')
     .action(async (opts: RunOptions) => {
-      const config = loadConfig(opts.config, builtinStrategies, process.env);
+      // --wallet counts as the configured wallet, exactly like JUPKEEPER_KEYPAIR_PATH.
+      const env = opts.wallet ? { ...process.env, JUPKEEPER_KEYPAIR_PATH: opts.wallet } : process.env;
+      const config = loadConfig(opts.config, builtinStrategies, env);
       const logger = createLogger({ level: process.env.LOG_LEVEL ?? config.logging.level });
       await runKeeper(config, opts, logger);
     });

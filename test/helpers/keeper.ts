@@ -1,0 +1,225 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { Keypair } from '@solana/web3.js';
+import { Redis } from 'ioredis';
+
+/** The project root (where bin/jup-keeper.js lives). */
+export const ROOT = resolve(import.meta.dirname, '../..');
+const BIN = join(ROOT, 'bin/jup-keeper.js');
+
+/** A scratch directory for a test file, removed by `cleanup()`. */
+export function scratchDir(label: string): { dir: string; cleanup(): void } {
+  const dir = mkdtempSync(join(tmpdir(), `jk-${label}-`));
+  return { dir, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+/** Writes a Solana CLI keypair file and returns its path and keypair. */
+export function writeKeypair(dir: string, name = 'wallet.json'): { path: string; keypair: Keypair } {
+  const keypair = Keypair.generate();
+  const path = join(dir, name);
+  writeFileSync(path, JSON.stringify(Array.from(keypair.secretKey)));
+  return { path, keypair };
+}
+
+/** Writes a config file. */
+export function writeConfig(dir: string, yaml: string, name = 'keeper.yaml'): string {
+  const path = join(dir, name);
+  writeFileSync(path, yaml);
+  return path;
+}
+
+/**
+ * A test config: the simulator venue at `venueUrl`, a dca-swap of `amount` lamports SOL->USDC every `everySeconds`,
+ * at most `maxRuns` runs, short locks and a fast reconciler so crash tests finish in seconds.
+ */
+export function dcaConfig(o: { venueUrl: string; prefix: string; amount?: bigint; everySeconds?: number; maxRuns?: number; via?: 'ultra' | 'metis'; extra?: string }): string {
+  return `venue:
+  kind: simulator
+  url: ${o.venueUrl}
+wallet: {}
+redis:
+  prefix: ${o.prefix}
+risk:
+  maxNotionalUsdPerIntent: 1000
+  maxDailyNotionalUsd: 100000
+  minSolReserveLamports: "10000000"
+execution:
+  concurrency: 2
+  jobLock: 3s
+  reconcileEvery: 2s
+  deadline: 10m
+feeds:
+  prices: 1s
+  wallet: 1s
+logging:
+  level: debug
+strategies:
+  - id: dca
+    strategy: dca-swap
+    schedule:
+      every: ${o.everySeconds ?? 2}s
+    params:
+      inputMint: SOL
+      outputMint: USDC
+      amount: "${(o.amount ?? 10_000_000n).toString()}"
+      via: ${o.via ?? 'ultra'}
+      maxRuns: ${o.maxRuns ?? 3}
+${o.extra ?? ''}`;
+}
+
+/** A running `jup-keeper` child process with its captured output. */
+export interface KeeperProcess {
+  proc: ChildProcess;
+  stdout: string[];
+  stderr: string[];
+  /** Resolves with the exit code (or the signal name) when the process ends. */
+  exited: Promise<number | string>;
+  /** Parsed JSON log lines seen so far. */
+  logs(): Array<Record<string, unknown>>;
+  /** Resolves when a log line matches, rejects after `timeoutMs`. */
+  waitForLog(match: (line: Record<string, unknown>) => boolean, timeoutMs?: number): Promise<Record<string, unknown>>;
+  kill(signal?: NodeJS.Signals): void;
+}
+
+/** Spawns `jup-keeper <args>` with a clean environment (no developer .env), plus `env`. */
+export function spawnKeeper(args: string[], env: Record<string, string> = {}, cwd = ROOT): KeeperProcess {
+  const proc = spawn(process.execPath, [BIN, ...args], {
+    cwd,
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', LOG_LEVEL: 'debug', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const stdout: string[] = [];
+  const stderr: string[] = [];
+  let pending = '';
+  const waiters: Array<{ match: (l: Record<string, unknown>) => boolean; resolve: (l: Record<string, unknown>) => void }> = [];
+  const parsed: Array<Record<string, unknown>> = [];
+  proc.stdout!.on('data', (c: Buffer) => stdout.push(c.toString('utf8')));
+  proc.stderr!.on('data', (c: Buffer) => {
+    const text = c.toString('utf8');
+    stderr.push(text);
+    pending += text;
+    const lines = pending.split('\n');
+    pending = lines.pop() ?? '';
+    for (const line of lines) {
+      try {
+        const obj = JSON.parse(line) as Record<string, unknown>;
+        parsed.push(obj);
+        for (const w of [...waiters]) {
+          if (w.match(obj)) {
+            waiters.splice(waiters.indexOf(w), 1);
+            w.resolve(obj);
+          }
+        }
+      } catch {
+        // not a JSON log line
+      }
+    }
+  });
+  const exited = new Promise<number | string>((res) => proc.once('exit', (code, signal) => res(code ?? signal ?? -1)));
+  return {
+    proc,
+    stdout,
+    stderr,
+    exited,
+    logs: () => parsed,
+    waitForLog: (match, timeoutMs = 30_000) =>
+      new Promise((res, rej) => {
+        const seen = parsed.find(match);
+        if (seen) return res(seen);
+        const timer = setTimeout(() => rej(new Error(`no matching log line within ${timeoutMs} ms; stderr tail:\n${stderr.join('').slice(-3000)}`)), timeoutMs);
+        waiters.push({ match, resolve: (l) => (clearTimeout(timer), res(l)) });
+      }),
+    kill: (signal = 'SIGTERM') => {
+      proc.kill(signal);
+    },
+  };
+}
+
+/** Runs `jup-keeper <args>` to completion and returns its output and exit code. */
+export async function runKeeperCli(args: string[], env: Record<string, string> = {}): Promise<{ code: number | string; stdout: string; stderr: string }> {
+  const k = spawnKeeper(args, env);
+  const code = await k.exited;
+  return { code, stdout: k.stdout.join(''), stderr: k.stderr.join('') };
+}
+
+/** A redis-server owned by one test (optionally with AOF), which the test may kill and restart. */
+export interface TestRedis {
+  url: string;
+  port: number;
+  client(): Redis;
+  /** SIGKILL, like a crash. */
+  kill(): Promise<void>;
+  /** Starts it again on the same port and data directory. */
+  restart(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+/** Starts a private redis-server for a test. */
+export async function startTestRedis(o: { aof?: boolean } = {}): Promise<TestRedis> {
+  const port = await freePort();
+  const dir = mkdtempSync(join(tmpdir(), 'jk-redis-'));
+  mkdirSync(dir, { recursive: true });
+  const args = ['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--save', '', '--appendonly', o.aof ? 'yes' : 'no', '--appendfsync', 'always', '--maxmemory-policy', 'noeviction'];
+  let child: ChildProcess | undefined;
+  const clients: Redis[] = [];
+  const start = async (): Promise<void> => {
+    child = spawn('redis-server', args, { stdio: 'ignore' });
+    const url = `redis://127.0.0.1:${port}`;
+    for (let i = 0; i < 100; i += 1) {
+      const r = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
+      r.on('error', () => undefined);
+      try {
+        await r.connect();
+        await r.ping();
+        r.disconnect();
+        return;
+      } catch {
+        r.disconnect();
+        await new Promise((res) => setTimeout(res, 50));
+      }
+    }
+    throw new Error(`redis-server on ${port} did not start`);
+  };
+  const kill = async (): Promise<void> => {
+    const c = child;
+    if (!c || c.exitCode !== null) return;
+    const gone = new Promise((res) => c.once('exit', res));
+    c.kill('SIGKILL');
+    await gone;
+  };
+  await start();
+  const url = `redis://127.0.0.1:${port}`;
+  return {
+    url,
+    port,
+    client: () => {
+      const r = new Redis(url, { maxRetriesPerRequest: 3 });
+      r.on('error', () => undefined);
+      clients.push(r);
+      return r;
+    },
+    kill,
+    restart: start,
+    stop: async () => {
+      for (const c of clients) c.disconnect();
+      await kill();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** A free loopback port. */
+export function freePort(): Promise<number> {
+  return new Promise((res, rej) => {
+    const s = createServer();
+    s.once('error', rej);
+    s.listen(0, '127.0.0.1', () => {
+      const a = s.address();
+      const port = typeof a === 'object' && a ? a.port : 0;
+      s.close(() => res(port));
+    });
+  });
+}

@@ -96,8 +96,8 @@ export function spawnKeeper(args: string[], env: Record<string, string> = {}, cw
   let pending = '';
   const waiters: Array<{ match: (l: Record<string, unknown>) => boolean; resolve: (l: Record<string, unknown>) => void }> = [];
   const parsed: Array<Record<string, unknown>> = [];
-  proc.stdout!.on('data', (c: Buffer) => stdout.push(c.toString('utf8')));
-  proc.stderr!.on('data', (c: Buffer) => {
+  proc.stdout.on('data', (c: Buffer) => stdout.push(c.toString('utf8')));
+  proc.stderr.on('data', (c: Buffer) => {
     const text = c.toString('utf8');
     stderr.push(text);
     pending += text;

@@ -32,7 +32,7 @@ export async function benchSimUltra(o: { seconds: number; concurrency: number })
   const url = `http://127.0.0.1:${port}`;
   try {
     await new Promise<void>((res, rej) => {
-      child.stdout!.on('data', (d: Buffer) => (d.toString().includes('jupiter api') ? res() : undefined));
+      child.stdout.on('data', (d: Buffer) => (d.toString().includes('jupiter api') ? res() : undefined));
       child.once('exit', (code) => rej(new Error(`sim exited with ${code}`)));
     });
     const jup = createJupiterClient({ baseUrl: url, tier: 'off', retry: { retries: 0, baseDelayMs: 1, maxDelayMs: 1 } });

@@ -5,6 +5,7 @@ import { silentLogger, type Logger } from '../lib/logger.js';
 import { createSimApp } from './http/app.js';
 import type { SimContext } from './http/context.js';
 import { FaultController } from './http/faults.js';
+import { RequestRecorder, type RecordedRequest } from './http/recorder.js';
 import type { SimTier } from './http/gateway.js';
 import { createSimState } from './state.js';
 import { priceRoutes } from './http/priceRoutes.js';
@@ -27,6 +28,8 @@ export interface SimulatorOptions {
   /** When given, requests with any other x-api-key get 401. */
   apiKeys?: readonly string[];
   logger?: Logger;
+  /** Keep every raw request (method, path with query, headers, body) in memory, read back by `requests()`. Tests only. */
+  recordRequests?: boolean;
 }
 
 /** A running simulator. */
@@ -37,6 +40,8 @@ export interface RunningSimulator {
   rpcUrl: string;
   port: number;
   ctx: SimContext;
+  /** The requests received so far, oldest first; throws unless started with `recordRequests`. */
+  requests(): RecordedRequest[];
   close(): Promise<void>;
 }
 
@@ -47,7 +52,9 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
   const reset = (): void => {
     ctx.state = createSimState(venueOptions);
   };
+  const recorder = options.recordRequests ? new RequestRecorder() : undefined;
   const app = createSimApp(ctx, {
+    recorder,
     apiKeys: options.apiKeys ?? [],
     tier: options.tier ?? 'off',
     reset,
@@ -71,6 +78,10 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
     rpcUrl: `${url}/rpc`,
     port,
     ctx,
+    requests: () => {
+      if (!recorder) throw new Error('the simulator was started without recordRequests');
+      return recorder.requests();
+    },
     close: () =>
       new Promise<void>((resolve) => {
         ws.close();

@@ -41,4 +41,17 @@ export class PnlStore {
     const n = z.coerce.number();
     return { realizedUsd: n.parse(h[0] ?? 0), volumeUsd: n.parse(h[1] ?? 0), fills: n.parse(h[2] ?? 0) };
   }
+
+  /** Ids of the instances that have a P&L book (including ones no longer configured), sorted. Read-only. */
+  async instances(): Promise<string[]> {
+    const found = new Set<string>();
+    const head = `${this.prefix}:pnl:`;
+    let cursor = '0';
+    do {
+      const [next, keys] = await this.redis.scan(cursor, 'MATCH', `${head}*`, 'COUNT', 500);
+      for (const k of keys) found.add(k.slice(head.length));
+      cursor = next;
+    } while (cursor !== '0');
+    return [...found].sort();
+  }
 }

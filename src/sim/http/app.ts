@@ -3,6 +3,7 @@ import type { HttpBindings } from '@hono/node-server';
 import { sleep } from '../../lib/time.js';
 import { breakSchema } from './faults.js';
 import { gateway, type SimTier } from './gateway.js';
+import type { RequestRecorder } from './recorder.js';
 import { sendJson, type SimContext } from './context.js';
 import { controlRoutes } from './control.js';
 import { swapRoutes } from './swapRoutes.js';
@@ -20,6 +21,8 @@ export interface SimAppOptions {
   products?: Array<[string, Hono<Env>]>;
   /** Routes mounted outside the gateway, by path (the JSON-RPC endpoint). */
   rpc?: Hono<Env>;
+  /** When given, every request (any path) is recorded before anything else sees it. */
+  recorder?: RequestRecorder;
 }
 
 /**
@@ -29,6 +32,7 @@ export interface SimAppOptions {
  */
 export function createSimApp(ctx: SimContext, options: SimAppOptions): Hono<Env> {
   const app = new Hono<Env>();
+  if (options.recorder) app.use('*', options.recorder.middleware());
   const jupiter = new Hono<Env>();
   jupiter.use('*', faultLayer(ctx));
   jupiter.use('*', gateway({ apiKeys: options.apiKeys, tier: options.tier }));

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { z } from 'zod';
 import { createLogger } from '../lib/logger.js';
-import { createJupiterClient, type JupiterClient } from '../jupiter/client.js';
+import type { JupiterClient } from '../jupiter/client.js';
 import { UsageError } from './errors.js';
 import { createOutput, type CliOutput } from './output.js';
 
@@ -38,7 +38,7 @@ export interface CliContext {
   /** The global options; valid once commander has parsed the command line (i.e. inside an action). */
   globals(): GlobalOptions;
   /** The Jupiter client for the global options, created on first use. */
-  client(): JupiterClient;
+  client(): Promise<JupiterClient>;
   /** The only way commands write to the terminal. */
   readonly io: CliOutput;
 }
@@ -76,9 +76,11 @@ export function createContext(program: Command, env: NodeJS.ProcessEnv = process
 
   return {
     globals: readGlobals,
-    client: () => {
+    client: async () => {
       if (client) return client;
       const g = readGlobals();
+      // Loaded on first use: the client's hundred schemas are start-up time only look-ups need.
+      const { createJupiterClient } = await import('../jupiter/client.js');
       try {
         client = createJupiterClient({
           baseUrl: g.baseUrl,

@@ -6,6 +6,8 @@ import { createCli, runCli } from './program.js';
 import { registerConfigCommands } from './commands/config.js';
 import { registerRunCommand } from './commands/run.js';
 import { registerSimCommand } from './commands/sim.js';
+import { registerStatusCommand } from './commands/status.js';
+import { registerIntentsCommand } from './commands/intents.js';
 import {
   registerLookupCommands,
   registerOrderCommands,
@@ -27,5 +29,7 @@ registerOrderCommands(program, ctx);
 registerConfigCommands(program, ctx);
 registerRunCommand(program, ctx);
 registerSimCommand(program, ctx);
+registerStatusCommand(program, ctx);
+registerIntentsCommand(program, ctx);
 
 process.exitCode = await runCli(program, ctx, process.argv);

@@ -18,7 +18,7 @@ export function registerLookupCommands(program: Command, ctx: CliContext): void 
       .description('USD prices of tokens (Price V3)')
       .argument('<mint...>', MINTS_HELP, collectMints),
   ).action(async (mints: string[], opts: JsonFlag) => {
-    const prices = await ctx.client().price.getPrices({ ids: mints });
+    const prices = await (await ctx.client()).price.getPrices({ ids: mints });
     const missing = mints.filter((m) => prices[m] === undefined);
     if (opts.json) ctx.io.json({ prices, missing });
     else ctx.io.out(priceTable(mints, prices));
@@ -30,7 +30,7 @@ export function registerLookupCommands(program: Command, ctx: CliContext): void 
       .description("a wallet's SOL and token balances (Ultra holdings)")
       .argument('<wallet>', 'wallet address', parseAddress),
   ).action(async (wallet: string, opts: JsonFlag) => {
-    const holdings = await ctx.client().ultra.getHoldings({ address: wallet });
+    const holdings = await (await ctx.client()).ultra.getHoldings({ address: wallet });
     if (opts.json) ctx.io.json({ wallet, ...holdings });
     else ctx.io.out(holdingsTable(holdings));
   });
@@ -41,7 +41,7 @@ export function registerLookupCommands(program: Command, ctx: CliContext): void 
       .description('safety warnings about tokens (Ultra Shield)')
       .argument('<mint...>', MINTS_HELP, collectMints),
   ).action(async (mints: string[], opts: JsonFlag) => {
-    const warnings = await ctx.client().ultra.getShield({ mints });
+    const warnings = await (await ctx.client()).ultra.getShield({ mints });
     if (opts.json) ctx.io.json({ warnings });
     else ctx.io.out(shieldTable(warnings));
   });

@@ -28,7 +28,7 @@ export function registerOrderCommands(program: Command, ctx: CliContext): void {
       .description("a wallet's open orders across products (trigger, recurring, prediction)")
       .argument('<wallet>', 'wallet address', parseAddress),
   ).action(async (wallet: string, opts: JsonFlag) => {
-    const { orders, truncated } = await fetchOpenOrders(ctx.client(), wallet);
+    const { orders, truncated } = await fetchOpenOrders((await ctx.client()), wallet);
     if (opts.json) {
       ctx.io.json(orders);
       return;

@@ -39,7 +39,7 @@ export function registerPredictionCommands(program: Command, ctx: CliContext): v
       .addOption(new Option('--provider <p>', 'liquidity provider (service default polymarket)').choices(PREDICTION_PROVIDERS))
       .option('--limit <n>', 'number of events (1 to 100)', intInRange('--limit', 1, 100), DEFAULT_EVENT_LIMIT),
   ).action(async (opts: EventsOptions) => {
-    const page = await ctx.client().prediction.getEvents({
+    const page = await (await ctx.client()).prediction.getEvents({
       includeMarkets: true,
       category: opts.category,
       filter: opts.filter,
@@ -53,7 +53,7 @@ export function registerPredictionCommands(program: Command, ctx: CliContext): v
 
   withJson(program.command('market').description('one prediction market').argument('<id>', 'market id, e.g. POLY-1345531-YES')).action(
     async (marketId: string, opts: JsonFlag) => {
-      const market = await ctx.client().prediction.getMarket({ marketId });
+      const market = await (await ctx.client()).prediction.getMarket({ marketId });
       if (opts.json) ctx.io.json(market);
       else ctx.io.out(marketFields(market));
     },
@@ -65,7 +65,7 @@ export function registerPredictionCommands(program: Command, ctx: CliContext): v
       .description("a wallet's prediction positions and Lend Earn positions")
       .argument('<wallet>', 'wallet address', parseAddress),
   ).action(async (wallet: string, opts: JsonFlag) => {
-    const client = ctx.client();
+    const client = (await ctx.client());
     const [prediction, lend] = await Promise.all([
       client.prediction.getPredictionPositions({ ownerPubkey: wallet }),
       client.lend.getLendPositions({ users: [wallet] }),

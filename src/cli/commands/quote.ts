@@ -58,7 +58,7 @@ export function registerQuoteCommand(program: Command, ctx: CliContext): void {
       .option('--slippage-bps <n>', 'slippage tolerance in bps (0 to 10000)', intInRange('--slippage-bps', 0, 10_000))
       .option('--ultra', 'ask Ultra for an order (without taker) instead of a Swap V1 quote'),
   ).action(async (opts: QuoteOptions) => {
-    const client = ctx.client();
+    const client = (await ctx.client());
     const params = { inputMint: opts.in, outputMint: opts.out, amount: opts.amount, slippageBps: opts.slippageBps };
     let view: QuoteView;
     if (opts.ultra) {

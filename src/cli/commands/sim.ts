@@ -1,7 +1,6 @@
 import { InvalidArgumentError, Option, type Command } from 'commander';
 import { createLogger } from '../../lib/logger.js';
 import { SIM_TIERS, type SimTier } from '../../sim/http/gateway.js';
-import { startSimulator } from '../../sim/server.js';
 import { intInRange } from '../args.js';
 import type { CliContext } from '../context.js';
 
@@ -30,6 +29,7 @@ export function registerSimCommand(program: Command, ctx: CliContext): void {
     .addOption(new Option('--api-key <key...>', 'accepted API keys; any other key gets 401 (none: keys are not checked)'))
     .action(async (opts: SimOptions) => {
       const logger = createLogger({ level: process.env.LOG_LEVEL ?? 'info', base: { service: 'jup-keeper-sim' } });
+      const { startSimulator } = await import('../../sim/server.js');
       const sim = await startSimulator({ port: opts.port, host: opts.host, seed: opts.seed, clockSpeed: opts.clockSpeed, tier: opts.tier, apiKeys: opts.apiKey ?? [], logger });
       ctx.io.out(`jupiter api: ${sim.url}\nsolana rpc:  ${sim.rpcUrl}\n`);
       await new Promise<void>((resolve) => {

@@ -19,7 +19,7 @@ export function registerTokenCommands(program: Command, ctx: CliContext): void {
   };
 
   withJson(tokens.command('search').description('tokens matching a symbol, a name or mint addresses').argument('<query>', 'symbol, name, mint, or comma-separated mints')).action(
-    async (query: string, opts: JsonFlag) => show(await ctx.client().tokens.searchTokens({ query }), opts),
+    async (query: string, opts: JsonFlag) => show(await (await ctx.client()).tokens.searchTokens({ query }), opts),
   );
 
   withJson(
@@ -29,11 +29,11 @@ export function registerTokenCommands(program: Command, ctx: CliContext): void {
       .addArgument(new Argument('[interval]', 'ranking interval').choices(TOKEN_INTERVALS).default('1h'))
       .option('--limit <n>', 'number of tokens (1 to 100)', intInRange('--limit', 1, 100)),
   ).action(async (interval: TokenInterval, opts: TrendingOptions) =>
-    show(await ctx.client().tokens.getTokensByCategory({ category: 'toptrending', interval, limit: opts.limit }), opts),
+    show(await (await ctx.client()).tokens.getTokensByCategory({ category: 'toptrending', interval, limit: opts.limit }), opts),
   );
 
   withJson(tokens.command('recent').description('tokens whose first pool was created most recently')).action(async (opts: JsonFlag) =>
-    show(await ctx.client().tokens.getRecentTokens(), opts),
+    show(await (await ctx.client()).tokens.getRecentTokens(), opts),
   );
 
   withJson(
@@ -41,7 +41,7 @@ export function registerTokenCommands(program: Command, ctx: CliContext): void {
       .command('tag')
       .description('every token carrying a tag')
       .addArgument(new Argument('<tag>', 'token tag').choices(TOKEN_TAGS)),
-  ).action(async (tag: TokenTag, opts: JsonFlag) => show(await ctx.client().tokens.getTokensByTag({ tag }), opts));
+  ).action(async (tag: TokenTag, opts: JsonFlag) => show(await (await ctx.client()).tokens.getTokensByTag({ tag }), opts));
 }
 
 function organic(t: TokenInfo): string {

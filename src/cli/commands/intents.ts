@@ -1,0 +1,110 @@
+import { Option, type Command } from 'commander';
+import { INTENT_STATES, type IntentState } from '../../engine/states.js';
+import { IntentStore, type IntentRecord } from '../../store/intents.js';
+import { intInRange } from '../args.js';
+import type { CliContext } from '../context.js';
+import { formatTable } from '../output.js';
+import { clip, formatAge, nothingStored, prefixInUse, resolveLocation, shortId, withKeeperRedis, withRedisArgs, type RedisArgs } from './redisArgs.js';
+
+interface IntentsOptions extends RedisArgs {
+  state?: IntentState;
+  strategy?: string;
+  limit?: number;
+}
+
+/**
+ * One intent as `intents --json` prints it. Outside tools rely on the first six keys, in this order: new fields
+ * are only ever appended after them.
+ */
+export interface IntentRow {
+  id: string;
+  /** The strategy instance id (the config's `strategies[].id`). */
+  strategy: string;
+  kind: string;
+  state: IntentState;
+  /** The signature of every attempt, oldest first. */
+  signatures: string[];
+  requestId: string | null;
+  attempt: number;
+  /** Why it failed, expired or was rejected. */
+  error: { code: string; message: string } | null;
+  /** Why the strategy asked for it. */
+  reason: string | null;
+  /** Strategy name@version that decided it. */
+  decidedBy: string;
+  /** Unix ms. */
+  createdAt: number;
+  /** Unix ms of the last move. */
+  updatedAt: number;
+}
+
+/** Registers `intents`: the intent ledger of a keeper, read from Redis (nothing is started or changed). */
+export function registerIntentsCommand(program: Command, ctx: CliContext): void {
+  withRedisArgs(
+    program
+      .command('intents')
+      .description("a keeper's intents from its Redis ledger, oldest first (read-only)")
+      .addOption(new Option('--state <state>', 'only intents in this state').choices(INTENT_STATES))
+      .option('--strategy <id>', 'only intents of this strategy instance')
+      .addOption(new Option('--limit <n>', 'only the latest n matching intents').argParser(intInRange('--limit', 1, 1_000_000))),
+  ).action(async (opts: IntentsOptions) => {
+    const loc = resolveLocation(opts);
+    const found = await withKeeperRedis(loc.redisUrl, async (redis) => {
+      if (!(await prefixInUse(redis, loc.prefix))) return undefined;
+      return new IntentStore(redis, loc.prefix).all();
+    });
+    if (found === undefined) {
+      // stdout stays a valid (empty) array for tools; the explanation goes to stderr.
+      if (opts.json) ctx.io.json([]);
+      if (opts.json) ctx.io.err(`${nothingStored(loc)}\n`);
+      else ctx.io.out(`${nothingStored(loc)}\n`);
+      return;
+    }
+    let rows = found.filter((r) => (opts.state === undefined || r.state === opts.state) && (opts.strategy === undefined || r.instance === opts.strategy)).map(intentRow);
+    if (opts.limit !== undefined) rows = rows.slice(-opts.limit);
+    if (opts.json) {
+      ctx.io.json(rows);
+      return;
+    }
+    if (rows.length === 0) {
+      ctx.io.out(found.length === 0 ? 'no intents recorded yet\n' : `no intents match (${found.length} recorded)\n`);
+      return;
+    }
+    ctx.io.out(intentsTable(rows, Date.now()));
+  });
+}
+
+/** The JSON row of an intent record: the interface's six keys first, in order, then the extras. */
+export function intentRow(r: IntentRecord): IntentRow {
+  const signatures = r.signatures.length > 0 ? r.signatures : r.signature ? [r.signature] : [];
+  return {
+    id: r.id,
+    strategy: r.instance,
+    kind: r.kind,
+    state: r.state,
+    signatures,
+    requestId: r.requestId,
+    attempt: r.attempt,
+    error: r.error,
+    reason: r.intent.reason ?? null,
+    decidedBy: r.strategy,
+    createdAt: r.createdAt,
+    updatedAt: r.updatedAt,
+  };
+}
+
+function intentsTable(rows: readonly IntentRow[], now: number): string {
+  return formatTable(
+    [{ header: 'ID' }, { header: 'STRATEGY' }, { header: 'KIND' }, { header: 'STATE' }, { header: 'ATTEMPT', align: 'right' }, { header: 'SIGNATURE' }, { header: 'AGE', align: 'right' }, { header: 'ERROR / REASON' }],
+    rows.map((r) => [
+      r.id,
+      r.strategy,
+      r.kind,
+      r.state,
+      String(r.attempt),
+      shortId(r.signatures.at(-1)),
+      formatAge(now - r.createdAt),
+      r.error ? clip(`${r.error.code}: ${r.error.message}`) : clip(r.reason),
+    ]),
+  );
+}

@@ -1,0 +1,91 @@
+import { dirname, isAbsolute, resolve } from 'node:path';
+import type { KeeperConfig } from '../../config/index.js';
+import { KeeperError } from '../../lib/errors.js';
+import type { Logger } from '../../lib/logger.js';
+import { knownBySymbol } from '../../lib/mints.js';
+import { startKeeper, venueUrls } from '../../main.js';
+import { startSimulator, type RunningSimulator } from '../../sim/server.js';
+import { HotWallet } from '../../solana/wallet.js';
+import { DEFAULT_REDIS_URL } from '../../store/redis.js';
+import { redisAnswers, startPrivateRedis, type PrivateRedis } from '../../store/privateRedis.js';
+import type { RunOptions } from './run.js';
+
+/** Runs the keeper daemon until SIGINT/SIGTERM or --duration; see `registerRunCommand`. */
+export async function runKeeper(config: KeeperConfig, opts: RunOptions, logger: Logger): Promise<void> {
+  const cleanups: Array<() => Promise<void>> = [];
+  const cleanup = async (): Promise<void> => {
+    while (cleanups.length > 0) await cleanups.pop()!().catch((err: unknown) => logger.error({ err }, 'shutdown step failed'));
+  };
+  try {
+    const redisUrl = await resolveRedis(config, opts, logger, (p) => cleanups.push(() => p.stop()));
+    let sim: RunningSimulator | undefined;
+    let venueUrl = opts.venueUrl ?? config.venue.url;
+    if (config.venue.kind === 'simulator' && !venueUrl) {
+      sim = await startSimulator({ ...config.venue.simulator, logger: logger.child({ component: 'sim' }) });
+      cleanups.push(() => sim!.close());
+      venueUrl = sim.url;
+      logger.info({ url: sim.url, rpc: sim.rpcUrl }, 'simulator started in-process');
+    }
+    const urls = venueUrls(config, venueUrl);
+    const wallet = await loadWallet(config, opts, urls.venueUrl, logger);
+    const freshSession = sim !== undefined && config.wallet.paper && !opts.wallet;
+    const keeper = await startKeeper({ config, role: opts.role, redisUrl, prefix: opts.prefix ?? config.redis.prefix, venueUrl: urls.venueUrl, rpcUrl: urls.rpcUrl, wallet, logger, freshSession });
+    cleanups.push(() => keeper.close());
+    await waitForStop(opts.duration, logger);
+  } finally {
+    await cleanup();
+  }
+}
+
+async function resolveRedis(config: KeeperConfig, opts: RunOptions, logger: Logger, onPrivate: (p: PrivateRedis) => void): Promise<string> {
+  const explicit = opts.redisUrl ?? config.redis.url ?? config.env.REDIS_URL;
+  const url = explicit ?? DEFAULT_REDIS_URL;
+  if (await redisAnswers(url)) return url;
+  if (explicit) throw new KeeperError('REDIS_DOWN', 'halt', `no Redis answers at ${url.replace(/\/\/[^@]*@/, '//***@')}`);
+  const p = await startPrivateRedis();
+  onPrivate(p);
+  logger.warn({ url: p.url }, 'no Redis on 127.0.0.1:6379: started a private redis-server for this run (its data is removed on exit)');
+  return p.url;
+}
+
+async function loadWallet(config: KeeperConfig, opts: RunOptions, venueUrl: string, logger: Logger): Promise<HotWallet> {
+  const fromConfig = config.wallet.keypairPath && (isAbsolute(config.wallet.keypairPath) ? config.wallet.keypairPath : resolve(dirname(config.file), config.wallet.keypairPath));
+  const file = opts.wallet ?? config.env.JUPKEEPER_KEYPAIR_PATH ?? fromConfig;
+  if (file) return HotWallet.fromFile(file);
+  if (config.env.JUPKEEPER_SECRET_KEY) return HotWallet.fromSecret(config.env.JUPKEEPER_SECRET_KEY);
+  if (!config.wallet.paper || config.venue.kind !== 'simulator') throw new KeeperError('WALLET_MISSING', 'halt', 'no wallet configured');
+  const wallet = HotWallet.generate();
+  for (const [asset, amount] of Object.entries(config.wallet.fund)) {
+    const mint = knownBySymbol(asset)?.mint ?? asset;
+    const res = await fetch(`${venueUrl}/__sim/airdrop`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ wallet: wallet.address, mint, amount: amount.toString() }) });
+    if (!res.ok) throw new KeeperError('PAPER_FUND', 'halt', `the simulator refused to fund the paper wallet with ${asset}: ${await res.text()}`);
+  }
+  logger.info({ wallet: wallet.address, funded: Object.keys(config.wallet.fund) }, 'fresh paper wallet funded by the simulator');
+  return wallet;
+}
+
+/** The same signal twice within this many ms is one stop request delivered twice (process group, then npm). */
+const DUPLICATE_SIGNAL_MS = 1_000;
+
+/** Resolves on SIGINT/SIGTERM or after `seconds`; a second signal exits at once. */
+function waitForStop(seconds: number | undefined, logger: Logger): Promise<void> {
+  return new Promise((resolveStop) => {
+    let stopping: { why: string; at: number } | undefined;
+    const stop = (why: string) => {
+      if (stopping) {
+        // Fix: under `npm start` (which execs the keeper, see package.json) one Ctrl-C reaches the keeper twice
+        // within milliseconds: from the terminal (to the whole process group) and forwarded by npm. That duplicate
+        // is not a second request; only a repeat after DUPLICATE_SIGNAL_MS (or another signal) exits at once.
+        if (why === stopping.why && Date.now() - stopping.at < DUPLICATE_SIGNAL_MS) return;
+        logger.warn('second stop request: exiting now');
+        process.exit(1);
+      }
+      stopping = { why, at: Date.now() };
+      logger.info({ why }, 'stopping: finishing in-flight executions');
+      resolveStop();
+    };
+    process.on('SIGINT', () => stop('SIGINT'));
+    process.on('SIGTERM', () => stop('SIGTERM'));
+    if (seconds !== undefined) setTimeout(() => stop(`--duration ${seconds}s elapsed`), seconds * 1000).unref();
+  });
+}

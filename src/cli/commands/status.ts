@@ -1,0 +1,199 @@
+import type { Command } from 'commander';
+import type { Redis } from 'ioredis';
+import { z } from 'zod';
+import type { DecisionSummary } from '../../engine/ports.js';
+import { INTENT_STATES, type IntentState } from '../../engine/states.js';
+import { formatUnits } from '../../lib/amounts.js';
+import { KeeperError } from '../../lib/errors.js';
+import { knownByMint } from '../../lib/mints.js';
+import { RiskStore, StrategyStateStore } from '../../store/engineStore.js';
+import { IntentStore } from '../../store/intents.js';
+import { PnlStore } from '../../store/pnl.js';
+import { SnapshotStore, type MarketSnapshot, type WalletSnapshot } from '../../store/snapshots.js';
+import type { CliContext } from '../context.js';
+import { formatDuration, formatMicroUsd, formatUsd, mintLabel } from '../format.js';
+import { formatFields, formatTable } from '../output.js';
+import { clip, formatAge, nothingStored, prefixInUse, resolveLocation, safeRedisUrl, shortId, withKeeperRedis, withRedisArgs, type KeeperLocation, type RedisArgs } from './redisArgs.js';
+
+/** Guard refusals listed at most, newest first. */
+const MAX_REFUSALS = 10;
+
+const scheduleSchema = z.union([z.object({ every: z.number() }), z.object({ cron: z.string(), tz: z.string().optional() })]);
+const metaSchema = z.object({
+  venue: z.string().optional(),
+  venueUrl: z.string().optional(),
+  rpcUrl: z.string().optional(),
+  wallet: z.string().optional(),
+  config: z.string().optional(),
+  startedAt: z.coerce.number().optional(),
+  strategies: z
+    .string()
+    .optional()
+    .transform((t) => z.array(z.object({ id: z.string(), strategy: z.string(), version: z.string().optional(), schedule: scheduleSchema })).parse(t ? JSON.parse(t) : [])),
+});
+
+/** One token balance: base units, decimals and the human amount. */
+interface Balance {
+  mint: string;
+  symbol: string | null;
+  amount: bigint;
+  decimals: number;
+  ui: string;
+}
+interface Pnl {
+  realizedUsd: number;
+  volumeUsd: number;
+  fills: number;
+}
+
+/** The document `status --json` prints (bigints as decimal strings, times in unix ms). */
+export interface StatusDocument {
+  prefix: string;
+  redis: string;
+  at: number;
+  keeper: { startedAt: number | null; config: string | null };
+  venue: { kind: string; url: string | null; rpcUrl: string | null } | null;
+  wallet: { address: string } | null;
+  balances: { at: number; sol: { lamports: bigint; ui: string }; tokens: Balance[] } | null;
+  killSwitch: { engaged: boolean; reason: string | null };
+  strategies: Array<{ id: string; strategy: string; version: string | null; schedule: z.output<typeof scheduleSchema>; lastDecision: DecisionSummary | null; pnl: Pnl }>;
+  intents: { total: number; byState: Record<IntentState, number> };
+  orders: { trigger: WalletSnapshot['trigger']; recurring: WalletSnapshot['recurring'] } | null;
+  positions: { lend: WalletSnapshot['lend']; prediction: WalletSnapshot['prediction'] } | null;
+  pnl: { strategies: Array<{ id: string } & Pnl>; total: Pnl };
+  snapshots: Record<'market' | 'wallet' | 'prediction', { at: number; ageMs: number } | null>;
+  feedErrors: Record<string, string>;
+  guardRefusals: Array<{ id: string; strategy: string; kind: string; at: number; reason: string }>;
+}
+
+/** Registers `status`: what a keeper is doing and has done, read from Redis (nothing is started or changed). */
+export function registerStatusCommand(program: Command, ctx: CliContext): void {
+  withRedisArgs(program.command('status').description("a keeper's state from Redis: venue, wallet, strategies, intents, P&L (read-only)")).action(async (opts: RedisArgs) => {
+    const loc = resolveLocation(opts);
+    const doc = await withKeeperRedis(loc.redisUrl, async (redis) => ((await prefixInUse(redis, loc.prefix)) ? readStatus(redis, loc, Date.now()) : undefined));
+    if (doc === undefined) {
+      if (opts.json) ctx.io.json({ prefix: loc.prefix, redis: safeRedisUrl(loc.redisUrl), empty: true, message: nothingStored(loc) });
+      else ctx.io.out(`${nothingStored(loc)}\n`);
+      return;
+    }
+    if (opts.json) ctx.io.json(doc);
+    else ctx.io.out(renderStatus(doc));
+  });
+}
+
+/** Reads everything status shows, through the stores. */
+export async function readStatus(redis: Redis, loc: KeeperLocation, now: number): Promise<StatusDocument> {
+  const { prefix } = loc;
+  const intents = new IntentStore(redis, prefix);
+  const snapshots = new SnapshotStore(redis, prefix);
+  const states = new StrategyStateStore(redis, prefix);
+  const pnlStore = new PnlStore(redis, prefix);
+  const parsed = metaSchema.safeParse(await redis.hgetall(`${prefix}:meta`));
+  if (!parsed.success) throw new KeeperError('STATUS_META', 'halt', `${prefix}:meta is not what a keeper writes: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
+  const meta = parsed.data;
+  const [market, wallet, prediction, halted, byState, pnlIds] = await Promise.all([
+    snapshots.read('market'),
+    snapshots.read('wallet'),
+    snapshots.read('prediction'),
+    new RiskStore(redis, prefix).halted(),
+    intents.countByState(),
+    pnlStore.instances(),
+  ]);
+  const pnlOf = new Map<string, Pnl>();
+  for (const id of new Set([...meta.strategies.map((s) => s.id), ...pnlIds])) pnlOf.set(id, await pnlStore.summary(id));
+  const strategies = [];
+  for (const s of meta.strategies) {
+    const d = await states.lastDecision(s.id);
+    // The states recorded with a decision are those of that moment; show where each intent is now.
+    const lastDecision = d && { ...d, intents: await Promise.all(d.intents.map(async (i) => ({ ...i, state: (await intents.get(i.id))?.state ?? i.state }))) };
+    strategies.push({ id: s.id, strategy: s.strategy, version: s.version ?? null, schedule: s.schedule, lastDecision: lastDecision ?? null, pnl: pnlOf.get(s.id)! });
+  }
+  const rejected = await Promise.all((await intents.idsIn('rejected')).map((id) => intents.get(id)));
+  const guardRefusals = rejected
+    .filter((r) => r?.error?.code === 'GUARD_REFUSED')
+    .map((r) => ({ id: r!.id, strategy: r!.instance, kind: r!.kind, at: r!.updatedAt, reason: r!.error!.message }))
+    .sort((a, b) => b.at - a.at)
+    .slice(0, MAX_REFUSALS);
+  const pnlRows = [...pnlOf].map(([id, p]) => ({ id, ...p }));
+  const sum = (k: keyof Pnl): number => pnlRows.reduce((t, p) => t + p[k], 0);
+  const age = (s: { at: number } | undefined) => (s ? { at: s.at, ageMs: now - s.at } : null);
+  const address = meta.wallet ?? wallet?.address;
+  return {
+    prefix,
+    redis: safeRedisUrl(loc.redisUrl),
+    at: now,
+    keeper: { startedAt: meta.startedAt ?? null, config: meta.config ?? null },
+    venue: meta.venue ? { kind: meta.venue, url: meta.venueUrl ?? null, rpcUrl: meta.rpcUrl ?? null } : null,
+    wallet: address ? { address } : null,
+    balances: wallet ? { at: wallet.at, sol: { lamports: wallet.lamports, ui: formatUnits(wallet.lamports, 9) }, tokens: wallet.holdings.map((h) => ({ mint: h.mint, symbol: symbolOf(h.mint, market), amount: h.amount, decimals: h.decimals, ui: formatUnits(h.amount, h.decimals) })) } : null,
+    killSwitch: { engaged: halted !== null, reason: halted },
+    strategies,
+    intents: { total: INTENT_STATES.reduce((t, s) => t + byState[s], 0), byState },
+    orders: wallet ? { trigger: wallet.trigger, recurring: wallet.recurring } : null,
+    positions: wallet ? { lend: wallet.lend, prediction: wallet.prediction } : null,
+    pnl: { strategies: pnlRows, total: { realizedUsd: sum('realizedUsd'), volumeUsd: sum('volumeUsd'), fills: sum('fills') } },
+    snapshots: { market: age(market), wallet: age(wallet), prediction: age(prediction) },
+    feedErrors: wallet?.errors ?? {},
+    guardRefusals,
+  };
+}
+
+function symbolOf(mint: string, market: MarketSnapshot | undefined): string | null {
+  return knownByMint(mint)?.symbol ?? market?.tokens[mint]?.symbol ?? null;
+}
+
+/** The human rendering of a status document. */
+export function renderStatus(doc: StatusDocument): string {
+  const ago = (at: number | null | undefined): string => (at ? `${formatAge(doc.at - at)} ago` : 'never');
+  const out: string[] = [];
+  const head: [string, string][] = [
+    ['keeper', `prefix ${doc.prefix} on ${doc.redis}${doc.keeper.startedAt ? `, started ${ago(doc.keeper.startedAt)}` : ''}${doc.keeper.config ? ` (${doc.keeper.config})` : ''}`],
+    ['venue', doc.venue ? `${doc.venue.kind} ${doc.venue.url ?? ''}`.trim() : 'unknown (no keeper meta)'],
+    ['wallet', doc.wallet?.address ?? 'unknown'],
+    ['kill switch', doc.killSwitch.engaged ? `ENGAGED: ${doc.killSwitch.reason ?? ''}`.trim() : 'off'],
+    ['intents', `${doc.intents.total}${doc.intents.total > 0 ? ` (${INTENT_STATES.filter((s) => doc.intents.byState[s] > 0).map((s) => `${doc.intents.byState[s]} ${s}`).join(', ')})` : ''}`],
+    ['snapshots', (['market', 'wallet', 'prediction'] as const).map((n) => `${n} ${ago(doc.snapshots[n]?.at)}`).join(', ')],
+  ];
+  out.push(formatFields(head));
+  const decimals = new Map((doc.balances?.tokens ?? []).map((t) => [t.mint, t.decimals]));
+  const amount = (mint: string, v: bigint): string => {
+    const d = knownByMint(mint)?.decimals ?? decimals.get(mint);
+    return d === undefined ? `${v} (base units)` : `${formatUnits(v, d)} ${mintLabel(mint)}`;
+  };
+  if (doc.balances) {
+    const rows = [['SOL', doc.balances.sol.ui, '(native)'], ...doc.balances.tokens.map((t) => [t.symbol ?? shortId(t.mint), t.ui, t.mint])];
+    out.push(`balances (${ago(doc.balances.at)})\n${indent(formatTable([{ header: 'TOKEN' }, { header: 'AMOUNT', align: 'right' }, { header: 'MINT' }], rows))}`);
+  }
+  if (doc.strategies.length > 0) {
+    const rows = doc.strategies.map((s) => {
+      const d = s.lastDecision;
+      const schedule = 'every' in s.schedule ? `every ${s.schedule.every % 1000 === 0 ? formatDuration(s.schedule.every / 1000) : `${s.schedule.every}ms`}` : `cron ${s.schedule.cron}${s.schedule.tz ? ` ${s.schedule.tz}` : ''}`;
+      const intents = d?.intents.map((i) => `${i.kind} ${i.state}`).join(', ') || '-';
+      return [s.id, `${s.strategy}${s.version ? `@${s.version}` : ''}`, schedule, d ? ago(d.at) : 'never', d?.outcome ?? '-', intents, clip(d?.message ?? d?.intents.find((i) => i.reason)?.reason, 50)];
+    });
+    out.push(`strategies\n${indent(formatTable([{ header: 'ID' }, { header: 'STRATEGY' }, { header: 'SCHEDULE' }, { header: 'DECIDED' }, { header: 'OUTCOME' }, { header: 'INTENTS' }, { header: 'MESSAGE' }], rows))}`);
+  }
+  const orders = [
+    ...(doc.orders?.trigger ?? []).map((o) => ['trigger', shortId(o.order), `${amount(o.inputMint, o.makingAmount)} for ${amount(o.outputMint, o.takingAmount)}, ${amount(o.inputMint, o.remainingMakingAmount)} left`]),
+    ...(doc.orders?.recurring ?? []).map((o) => ['recurring', shortId(o.order), `${amount(o.inputMint, o.inUsed)} of ${amount(o.inputMint, o.inDeposited)} used, ${amount(o.outputMint, o.outReceived)} received`]),
+    ...(doc.positions?.lend ?? []).map((p) => ['lend', mintLabel(p.asset), `${amount(p.asset, p.underlyingAssets)} (${p.shares} shares)`]),
+    ...(doc.positions?.prediction ?? []).map((p) => ['prediction', shortId(p.marketId), `${formatUnits(p.contractsMicro, 6)} ${p.isYes ? 'YES' : 'NO'} at ${formatMicroUsd(p.avgPriceMicroUsd)}${p.claimable && !p.claimed ? ', claimable' : ''}${p.claimed ? ', claimed' : ''}`]),
+  ];
+  if (orders.length > 0) out.push(`open orders and positions\n${indent(formatTable([{ header: 'TYPE' }, { header: 'ID' }, { header: 'DETAILS' }], orders))}`);
+  if (doc.pnl.strategies.length > 0) {
+    const row = (id: string, p: Pnl) => [id, formatUsd(p.realizedUsd), formatUsd(p.volumeUsd), String(p.fills)];
+    const rows = [...doc.pnl.strategies.map((p) => row(p.id, p)), row('total', doc.pnl.total)];
+    out.push(`realised P&L\n${indent(formatTable([{ header: 'STRATEGY' }, { header: 'REALISED', align: 'right' }, { header: 'VOLUME', align: 'right' }, { header: 'FILLS', align: 'right' }], rows))}`);
+  }
+  const errors = Object.entries(doc.feedErrors);
+  if (errors.length > 0) out.push(`feed errors\n${indent(formatFields(errors))}`);
+  if (doc.guardRefusals.length > 0) {
+    const rows = doc.guardRefusals.map((r) => [r.id, r.strategy, ago(r.at), clip(r.reason, 80)]);
+    out.push(`guard refusals (latest ${doc.guardRefusals.length})\n${indent(formatTable([{ header: 'INTENT' }, { header: 'STRATEGY' }, { header: 'WHEN' }, { header: 'REASON' }], rows))}`);
+  }
+  return out.join('\n');
+}
+
+function indent(text: string): string {
+  return text.replace(/^(?=.)/gm, '  ');
+}

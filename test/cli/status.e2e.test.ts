@@ -1,0 +1,63 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { RunningSimulator } from '../../src/sim/server.js';
+import { airdrop, ledger, SOL, startTestSim } from '../helpers/sim.js';
+import { dcaConfig, runKeeperCli, scratchDir, spawnKeeper, startTestRedis, writeConfig, writeKeypair, type TestRedis } from '../helpers/keeper.js';
+
+describe('status and intents after a keeper ran against the simulator', () => {
+  let sim: RunningSimulator;
+  let redis: TestRedis;
+  const scratch = scratchDir('status-e2e');
+  beforeAll(async () => {
+    sim = await startTestSim({ clockSpeed: 1 });
+    redis = await startTestRedis();
+  });
+  afterAll(async () => {
+    await sim.close();
+    await redis.stop();
+    scratch.cleanup();
+  });
+
+  it('reports both settled swaps as landed, with the signatures and request ids the simulator settled', async () => {
+    const { path: walletPath, keypair } = writeKeypair(scratch.dir);
+    const wallet = keypair.publicKey.toBase58();
+    await airdrop(sim, keypair, SOL, 2_000_000_000n);
+    const config = writeConfig(scratch.dir, dcaConfig({ venueUrl: sim.url, prefix: 'status-e2e', maxRuns: 2, everySeconds: 1 }));
+    const keeper = spawnKeeper(['run', '--config', config, '--wallet', walletPath, '--redis-url', redis.url, '--duration', '12']);
+    expect(await keeper.exited).toBe(0);
+
+    const swaps = (await ledger(sim)).filter((t) => t.wallet === wallet && t.kind === 'ultra');
+    expect(swaps).toHaveLength(2);
+
+    const [intentsRun, statusRun] = await Promise.all([
+      runKeeperCli(['intents', '--json', '--redis-url', redis.url, '--config', config]),
+      runKeeperCli(['status', '--json', '--redis-url', redis.url, '--prefix', 'status-e2e']),
+    ]);
+    expect(intentsRun.code).toBe(0);
+    expect(statusRun.code).toBe(0);
+
+    const intents = JSON.parse(intentsRun.stdout) as Array<{ id: string; strategy: string; kind: string; state: string; signatures: string[]; requestId: string | null }>;
+    expect(intents).toHaveLength(2);
+    for (const i of intents) expect(i).toMatchObject({ strategy: 'dca', kind: 'swap', state: 'landed' });
+    const settled = new Map(swaps.map((s) => [s.signature, s.requestId]));
+    for (const i of intents) {
+      const last = i.signatures.at(-1)!;
+      expect(settled.has(last)).toBe(true);
+      expect(i.requestId).toBe(settled.get(last));
+    }
+    expect(new Set(intents.map((i) => i.signatures.at(-1)))).toEqual(new Set(settled.keys()));
+
+    const status = JSON.parse(statusRun.stdout);
+    expect(status.venue).toMatchObject({ kind: 'simulator', url: sim.url });
+    expect(status.wallet).toEqual({ address: wallet });
+    expect(status.intents.total).toBe(2);
+    expect(status.intents.byState.landed).toBe(2);
+    expect(status.killSwitch.engaged).toBe(false);
+    expect(status.strategies).toHaveLength(1);
+    expect(status.strategies[0]).toMatchObject({ id: 'dca', strategy: 'dca-swap', schedule: { every: 1000 } });
+    expect(status.strategies[0].lastDecision).not.toBeNull();
+    expect(status.pnl.total.fills).toBe(2);
+    expect(BigInt(status.balances.sol.lamports)).toBeLessThan(2_000_000_000n);
+    expect(status.balances.tokens.find((t: { symbol: string }) => t.symbol === 'USDC')).toBeDefined();
+    expect(status.guardRefusals).toEqual([]);
+  }, 90_000);
+});

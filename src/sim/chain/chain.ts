@@ -24,6 +24,8 @@ export const BLOCKHASH_VALIDITY = 150n;
 export const FINALITY_SLOTS = 32n;
 /** Lamports in LiteSVM's faucet (SOL airdrops come from it). */
 const FAUCET_LAMPORTS = 10_000_000_000n * 1_000_000_000n;
+/** Entries of the SlotHashes sysvar kept in step with the clock (mainnet keeps 512). */
+const SLOT_HASHES_KEPT = 512n;
 /** Base fee per signature, in lamports. */
 export const LAMPORTS_PER_SIGNATURE = 5000n;
 
@@ -113,6 +115,8 @@ export class SimChain {
   private readonly seed: string;
   private readonly statuses = new Map<string, SignatureStatus>();
   private readonly tokenAccountsByOwner = new Map<string, Set<string>>();
+  private slotHashesAt = -1n;
+  private readonly blockhashes = new Map<bigint, string>();
   private readonly listeners = new Set<(event: ChainEvent) => void>();
   readonly ledger: LedgerEntry[] = [];
 
@@ -129,9 +133,15 @@ export class SimChain {
     this.airdropLamports(this.authority.publicKey, 1_000_000n * 1_000_000_000n);
   }
 
-  /** The blockhash of a slot: deterministic for the seed. */
+  /** The blockhash of a slot: deterministic for the seed (memoised: validity checks walk 151 of them). */
   blockhashAt(slot: bigint): string {
-    return bs58.encode(createHash('sha256').update(`jup-keeper-sim:${this.seed}:blockhash:${slot}`).digest());
+    let hash = this.blockhashes.get(slot);
+    if (hash === undefined) {
+      hash = bs58.encode(createHash('sha256').update(`jup-keeper-sim:${this.seed}:blockhash:${slot}`).digest());
+      if (this.blockhashes.size >= 4_096) this.blockhashes.delete(this.blockhashes.keys().next().value!);
+      this.blockhashes.set(slot, hash);
+    }
+    return hash;
   }
 
   /** The latest blockhash and the last block height at which a transaction using it can land. */
@@ -434,6 +444,13 @@ export class SimChain {
     const slot = this.clock.slot();
     const unix = BigInt(Math.floor(this.clock.now() / 1000));
     this.svm.setClock(new SvmClock(slot, unix, slot / 432_000n, slot / 432_000n + 1n, unix));
+    if (slot !== this.slotHashesAt) {
+      // The SlotHashes sysvar must agree with getSlot: programs (address lookup tables) check recent slots in it.
+      const recent = [];
+      for (let s = slot; s > slot - SLOT_HASHES_KEPT && s >= 0n; s -= 1n) recent.push({ slot: s, hash: this.blockhashAt(s) });
+      this.svm.setSlotHashes(recent);
+      this.slotHashesAt = slot;
+    }
     return slot;
   }
 

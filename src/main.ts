@@ -87,7 +87,7 @@ export async function startKeeper(o: KeeperOptions): Promise<RunningKeeper> {
   const states = new StrategyStateStore(redis, prefix);
   const risk = new RiskStore(redis, prefix);
   const pnl = new PnlStore(redis, prefix);
-  const queues = new KeeperQueues(bullConnection, prefix);
+  const queues = new KeeperQueues(bullConnection, prefix, logger.child({ component: 'queues' }));
   const feeds = new Feeds({ jup, rpc, snapshots, logger: logger.child({ component: 'feeds' }) });
   const instances = config.strategies.filter((s) => s.enabled);
   const watched = watchedSets(instances.map((s) => s.definition.watches(s.params)));

@@ -79,22 +79,24 @@ export async function evaluate(instance: EvaluatedInstance, window: number | str
   for (const intent of intents) {
     const id = intentId(instance.id, intent, window);
     const strategy = `${instance.definition.name}@${instance.definition.version}`;
-    const created = await deps.ledger.create({ id, instance: instance.id, strategy, intent, createdAt: now, deadline: now + deps.deadlineMs });
-    if (!created.created) {
-      // The same decision, made again (a re-delivered job, another instance): already recorded, nothing to do.
-      recorded.push({ id, kind: intent.kind, state: created.state, reason: intent.reason });
+    // The same decision made again (a re-delivered job, another instance) is already recorded: nothing to do.
+    // The gate runs before the record exists, so no recorded intent ever skipped it (a crash in between leaves
+    // nothing, and the re-run evaluation decides again); the record is then created in its final gate state.
+    if (await deps.ledger.exists(id)) {
+      recorded.push({ id, kind: intent.kind, state: 'planned', reason: intent.reason });
       continue;
     }
     let verdict = await checkRisk(intent, { market, wallet, limits: deps.limits, counters: deps.counters, now });
     if (verdict.ok) verdict = await reserveDaily(verdict.notionalUsd, deps.limits, deps.counters, now);
-    if (!verdict.ok) {
-      await deps.ledger.reject(id, verdict.code, verdict.message);
-      log.warn({ intent: id, code: verdict.code }, `risk gate rejected: ${verdict.message}`);
-      recorded.push({ id, kind: intent.kind, state: 'rejected', reason: verdict.message });
+    const rejection = verdict.ok ? undefined : { code: verdict.code, message: verdict.message };
+    const created = await deps.ledger.create({ id, instance: instance.id, strategy, intent, createdAt: now, deadline: now + deps.deadlineMs, rejection });
+    if (!created.created || created.state === 'rejected') {
+      if (rejection && created.created) log.warn({ intent: id, code: rejection.code }, `risk gate rejected: ${rejection.message}`);
+      recorded.push({ id, kind: intent.kind, state: created.state, reason: rejection?.message ?? intent.reason });
       continue;
     }
     await deps.enqueue(id);
-    log.info({ intent: id, kind: intent.kind, notionalUsd: Number(verdict.notionalUsd.toFixed(2)), reason: intent.reason }, 'intent planned');
+    log.info({ intent: id, kind: intent.kind, notionalUsd: verdict.ok ? Number(verdict.notionalUsd.toFixed(2)) : 0, reason: intent.reason }, 'intent planned');
     recorded.push({ id, kind: intent.kind, state: 'planned', reason: intent.reason });
   }
   if (nextState) await deps.states.setState(instance.id, nextState);

@@ -54,9 +54,17 @@ export interface DecisionSummary {
 
 /** The intent ledger as the engine uses it. */
 export interface IntentLedger {
-  create(rec: { id: string; instance: string; strategy: string; intent: Intent; createdAt: number; deadline: number }): Promise<{ created: boolean; state: IntentState }>;
-  /** Records a rejection by the risk gate (creates the record directly in `rejected`). */
-  reject(id: string, code: string, message: string): Promise<void>;
+  exists(id: string): Promise<boolean>;
+  /** Records an intent in `planned`, or directly in `rejected` when the risk gate refused it. Never overwrites. */
+  create(rec: {
+    id: string;
+    instance: string;
+    strategy: string;
+    intent: Intent;
+    createdAt: number;
+    deadline: number;
+    rejection?: { code: string; message: string };
+  }): Promise<{ created: boolean; state: IntentState }>;
 }
 
 /** Hands an intent to the execute queue (idempotent: the intent id is the job id). */

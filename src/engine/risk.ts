@@ -1,3 +1,4 @@
+import { USDC_MINT, WSOL_MINT } from '../lib/mints.js';
 import type { Intent } from '../sdk/intents.js';
 import type { MarketData, RiskCounters, WalletData } from './ports.js';
 
@@ -13,7 +14,7 @@ export interface RiskLimits {
 /** A decision of the gate on one intent. */
 export type RiskVerdict = { ok: true; notionalUsd: number } | { ok: false; code: string; message: string };
 
-const WSOL = 'So11111111111111111111111111111111111111112';
+const WSOL = WSOL_MINT;
 
 /**
  * The risk gate between decide() and the ledger: the kill switch, per-intent and daily notional limits, slippage,
@@ -65,7 +66,7 @@ export function spendOf(intent: Intent): { mint: string; amount: bigint } | unde
     case 'lend.deposit':
       return { mint: intent.asset, amount: intent.amount };
     case 'prediction.buy':
-      return { mint: intent.depositMint ?? 'EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v', amount: intent.depositAmount };
+      return { mint: intent.depositMint ?? USDC_MINT, amount: intent.depositAmount };
     case 'send':
       return { mint: intent.mint, amount: intent.amount };
     default:

@@ -191,8 +191,13 @@ export class Executor {
           const r = await jup.ultra.executeOrder({ signedTransaction: signedTx, requestId: route.requestId });
           return { inAmount: r.totalInputAmount, outAmount: r.totalOutputAmount, slot: r.slot };
         } catch (err) {
-          // The venue forgot the request (older than its cache): the same bytes can still go through RPC.
-          if (err instanceof ExecuteError && err.executeCode === -1) {
+          // The venue forgot the request (older than its cache): the same bytes can still go through RPC, but only
+          // if they are complete. An Ultra transaction the venue co-signs at execute carries an empty signature
+          // slot; a node refuses it in preflight ("signature verification failure"), which would end the intent as
+          // failed though nothing was ever sent, losing it instead of rebuilding it after expiry (rule 5). Leave
+          // such bytes to the confirmation: they land by signature or provably expire, and only then is the intent
+          // rebuilt as a new attempt.
+          if (err instanceof ExecuteError && err.executeCode === -1 && fullySigned(tx)) {
             await rpc.send(tx.serialize());
             return undefined;
           }
@@ -237,6 +242,11 @@ function parseRoute(route: Record<string, unknown> | null): SubmitRoute {
   if ((via === 'ultra' || via === 'trigger' || via === 'recurring') && requestId) return { via, requestId };
   if (via === 'rpc') return { via };
   throw new KeeperError('INTENT_CORRUPT', 'halt', `unreadable submit route ${JSON.stringify(route)}`);
+}
+
+/** Whether every required signature slot of a transaction is filled (none is still the all-zero placeholder). */
+function fullySigned(tx: VersionedTransaction): boolean {
+  return tx.signatures.every((s) => s.some((b) => b !== 0));
 }
 
 /** A preflight refusal by the RPC node (the transaction never entered the ledger), except an unknown blockhash. */

@@ -1,5 +1,6 @@
 import { PublicKey } from '@solana/web3.js';
 import type { JupiterClient } from '../jupiter/client.js';
+import { EVENT_CATEGORIES, type EventCategory } from '../jupiter/prediction/getEvents.js';
 import type { PredictionEvent } from '../jupiter/prediction/market.js';
 import type { Logger } from '../lib/logger.js';
 import { knownByMint, WSOL_MINT } from '../lib/mints.js';
@@ -106,7 +107,11 @@ export class Feeds {
     const { jup } = this.deps;
     const events: PredictionSnapshot['events'] = [];
     for (const category of [...new Set(categories)]) {
-      const page = await jup.prediction.getEvents({ category: category as 'all', includeMarkets: true });
+      if (!isCategory(category)) {
+        this.deps.logger.warn({ category }, `not a prediction category (${EVENT_CATEGORIES.join(', ')}); skipped`);
+        continue;
+      }
+      const page = await jup.prediction.getEvents({ category, includeMarkets: true });
       events.push(...page.data.map(eventView));
     }
     const known = new Set(events.flatMap((e) => e.markets.map((m) => m.marketId)));
@@ -141,6 +146,10 @@ export class Feeds {
     this.tokenFacts = { at: this.now(), mints: key, value };
     return value;
   }
+}
+
+function isCategory(c: string): c is EventCategory {
+  return (EVENT_CATEGORIES as readonly string[]).includes(c);
 }
 
 function parsedTokenInfo(data: unknown): { mint: string; amount: bigint; decimals: number } | undefined {

@@ -1,4 +1,5 @@
 import { Queue, type ConnectionOptions } from 'bullmq';
+import type { Logger } from '../lib/logger.js';
 import { EXECUTE_JOB_OPTIONS, QUEUES } from './jobs.js';
 
 /** The keeper's four queues. */
@@ -8,12 +9,14 @@ export class KeeperQueues {
   readonly execute: Queue;
   readonly keeper: Queue;
 
-  constructor(connection: ConnectionOptions, prefix: string) {
+  constructor(connection: ConnectionOptions, prefix: string, logger?: Logger) {
     const common = { connection, prefix };
     this.feeds = new Queue(QUEUES.feeds, { ...common, defaultJobOptions: { removeOnComplete: 100, removeOnFail: 200 } });
     this.evaluate = new Queue(QUEUES.evaluate, { ...common, defaultJobOptions: { removeOnComplete: 500, removeOnFail: 500 } });
     this.execute = new Queue(QUEUES.execute, { ...common, defaultJobOptions: EXECUTE_JOB_OPTIONS });
     this.keeper = new Queue(QUEUES.keeper, { ...common, defaultJobOptions: { removeOnComplete: 50, removeOnFail: 200 } });
+    // Without a listener an 'error' event (Redis unreachable) is printed as a raw stack trace; log it instead.
+    for (const q of this.all()) q.on('error', (err) => logger?.error({ queue: q.name, err: err.message }, 'queue connection error'));
   }
 
   /** Queues an intent for execution; a second add with the same id is ignored by BullMQ. */

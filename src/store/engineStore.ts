@@ -9,10 +9,8 @@ import type { SnapshotStore } from './snapshots.js';
 /** The intent ledger port over the Redis intent store. */
 export function intentLedger(store: IntentStore): IntentLedger {
   return {
+    exists: (id) => store.exists(id),
     create: (rec) => store.create(rec),
-    reject: async (id, code, message) => {
-      await store.move(id, null, 'rejected', { error: { code, message } });
-    },
   };
 }
 

@@ -93,16 +93,16 @@ redis.call('SADD', ARGV[4] .. ARGV[2], ARGV[5])
 return {'ok', cur[1]}
 `;
 
-// Creates the record only if absent. KEYS[1] intent hash, KEYS[2] index zset, KEYS[3] planned set;
-// ARGV[1] id, ARGV[2] createdAt, ARGV[3..] field/value pairs.
+// Creates the record only if absent. KEYS[1] intent hash, KEYS[2] index zset, KEYS[3] the initial state's set;
+// ARGV[1] id, ARGV[2] createdAt, ARGV[3] initial state, ARGV[4..] field/value pairs.
 const CREATE_LUA = `
 if redis.call('EXISTS', KEYS[1]) == 1 then return {'exists', redis.call('HGET', KEYS[1], 'state')} end
 local pairs = {}
-for i = 3, #ARGV do pairs[#pairs + 1] = ARGV[i] end
+for i = 4, #ARGV do pairs[#pairs + 1] = ARGV[i] end
 redis.call('HSET', KEYS[1], unpack(pairs))
 redis.call('ZADD', KEYS[2], ARGV[2], ARGV[1])
 redis.call('SADD', KEYS[3], ARGV[1])
-return {'created', 'planned'}
+return {'created', ARGV[3]}
 `;
 
 /** The intent ledger in Redis: the system of record of what the bot decided and what happened to it. */
@@ -122,22 +122,29 @@ export class IntentStore {
     return `${this.prefix}:intents:state:`;
   }
 
-  /** Records a new intent in `planned`; returns false (and changes nothing) if the id already exists. */
-  async create(rec: Pick<IntentRecord, 'id' | 'instance' | 'strategy' | 'intent' | 'createdAt' | 'deadline'>): Promise<{ created: boolean; state: IntentState }> {
-    const fields = {
+  /**
+   * Records a new intent, in `planned` or directly in `rejected` (with its reason) when the risk gate refused it;
+   * returns created: false (and changes nothing) if the id already exists.
+   */
+  async create(
+    rec: Pick<IntentRecord, 'id' | 'instance' | 'strategy' | 'intent' | 'createdAt' | 'deadline'> & { rejection?: { code: string; message: string } },
+  ): Promise<{ created: boolean; state: IntentState }> {
+    const initial: IntentState = rec.rejection ? 'rejected' : 'planned';
+    const fields: Record<string, string> = {
       id: rec.id,
       instance: rec.instance,
       strategy: rec.strategy,
       kind: rec.intent.kind,
       intent: encodeJson(rec.intent),
-      state: 'planned',
+      state: initial,
       fence: '0',
       attempt: '1',
       createdAt: String(rec.createdAt),
       updatedAt: String(rec.createdAt),
       deadline: String(rec.deadline),
     };
-    const out = (await this.redis.eval(CREATE_LUA, 3, this.key(rec.id), this.indexKey, `${this.stateSetPrefix}planned`, rec.id, String(rec.createdAt), ...Object.entries(fields).flat())) as [string, string];
+    if (rec.rejection) fields.error = JSON.stringify(rec.rejection);
+    const out = (await this.redis.eval(CREATE_LUA, 3, this.key(rec.id), this.indexKey, `${this.stateSetPrefix}${initial}`, rec.id, String(rec.createdAt), initial, ...Object.entries(fields).flat())) as [string, string];
     return { created: out[0] === 'created', state: stateSchema.parse(out[1]) };
   }
 
@@ -146,6 +153,11 @@ export class IntentStore {
     const raw = await this.redis.hgetall(this.key(id));
     if (!raw.id) return undefined;
     return recordSchema.parse(raw);
+  }
+
+  /** Whether an intent with this id is recorded. */
+  async exists(id: string): Promise<boolean> {
+    return (await this.redis.exists(this.key(id))) === 1;
   }
 
   /** Takes ownership of an intent: bumps and returns its fence. Earlier owners' moves will be refused. */

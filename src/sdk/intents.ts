@@ -99,7 +99,7 @@ export const sendIntent = z.object({ kind: z.literal('send'), mint: address, amo
 export const sendClawbackIntent = z.object({ kind: z.literal('send.clawback'), invitePda: address, ...common });
 
 /** Any intent, as strategies return them. decide() output is parsed with this; a bad intent is a StrategyError. */
-export const intentSchema = z.union([
+export const intentSchema = z.discriminatedUnion('kind', [
   swapIntent,
   triggerCreateIntent,
   triggerCancelIntent,

@@ -1,0 +1,147 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { Redis } from 'ioredis';
+import { evaluate, type EvaluateDeps, type EvaluatedInstance } from '../../src/engine/evaluate.js';
+import { silentLogger } from '../../src/lib/logger.js';
+import { IntentStore } from '../../src/store/intents.js';
+import { SnapshotStore } from '../../src/store/snapshots.js';
+import { intentLedger, RiskStore, snapshotSource, StrategyStateStore } from '../../src/store/engineStore.js';
+import { clearNamespace } from '../../src/store/redis.js';
+import * as broken from '../fixtures/strategies/broken.js';
+
+const SOL = 'So11111111111111111111111111111111111111112';
+const USDC = 'EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v';
+
+describe('evaluation of a strategy', () => {
+  const redis = new Redis(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379');
+  const prefix = `test-eval-${process.pid}`;
+  const intents = new IntentStore(redis, prefix);
+  const snapshots = new SnapshotStore(redis, prefix);
+  const states = new StrategyStateStore(redis, prefix);
+  const risk = new RiskStore(redis, prefix);
+  const enqueued: string[] = [];
+  let now = Date.UTC(2026, 10, 22, 12);
+  const deps = (over: Partial<EvaluateDeps> = {}): EvaluateDeps => ({
+    snapshots: snapshotSource(snapshots),
+    ledger: intentLedger(intents),
+    states,
+    counters: risk,
+    enqueue: (id) => {
+      enqueued.push(id);
+      return Promise.resolve();
+    },
+    limits: { maxNotionalUsdPerIntent: 100, maxDailyNotionalUsd: 150, maxSlippageBps: 100, minSolReserveLamports: 10_000_000n, refuseShieldSeverities: ['critical'] },
+    maxIntentsPerEvaluation: 5,
+    deadlineMs: 60_000,
+    maxSnapshotAgeMs: 60_000,
+    logger: silentLogger,
+    ...over,
+  });
+  const instance = (definition: EvaluatedInstance['definition'], params: unknown = {}): EvaluatedInstance => ({ id: `inst-${definition.name}`, definition, params });
+
+  const writeSnapshots = async (at: number, lamports = 5_000_000_000n, warnings: Array<{ type: string; severity: string; message: string }> = []) => {
+    await snapshots.write('market', {
+      at,
+      prices: { [SOL]: { usd: 200, decimals: 9, change24h: 1 }, [USDC]: { usd: 1, decimals: 6, change24h: 0 } },
+      tokens: { [USDC]: { mint: USDC, symbol: 'USDC', decimals: 6, verified: true, warnings } },
+    });
+    await snapshots.write('wallet', { at, address: 'W', lamports, holdings: [{ mint: USDC, amount: 0n, decimals: 6 }], trigger: [], recurring: [], lend: [], prediction: [], errors: {} });
+  };
+
+  beforeAll(async () => clearNamespace(redis, prefix));
+  beforeEach(async () => {
+    await clearNamespace(redis, prefix);
+    enqueued.length = 0;
+    now += 86_400_000;
+  });
+  afterAll(async () => {
+    await clearNamespace(redis, prefix);
+    await redis.quit();
+  });
+
+  describe('when the strategy misbehaves', () => {
+    it.each([
+      ['throws', broken.throws, /decide\(\) threw: division by zero/],
+      ['returns a non-integer amount', broken.badIntent, /intent 0 is invalid: amount/],
+      ['returns a promise', broken.asyncDecide, /must be synchronous/],
+      ['returns too many intents', broken.tooMany, /returned 50 intents; the limit per evaluation is 5/],
+    ])('discards the decision when it %s, records why, and plans nothing', async (_label, definition, message) => {
+      await writeSnapshots(now);
+      const summary = await evaluate(instance(definition), 1, now, deps());
+      expect(summary.outcome).toBe('error');
+      expect(summary.message).toMatch(message);
+      expect(enqueued).toEqual([]);
+      expect(await intents.all()).toEqual([]);
+      expect((await states.lastDecision(`inst-${definition.name}`))?.message).toMatch(message);
+    });
+
+    it('cannot change its own persisted state by mutating the context', async () => {
+      await writeSnapshots(now);
+      await expect(evaluate(instance(broken.mutatesContext), 1, now, deps())).resolves.toMatchObject({ outcome: 'error' });
+      expect(await states.getState('inst-mutates-context')).toEqual({});
+    });
+  });
+
+  describe('when the strategy decides a swap', () => {
+    it('plans it once per window under a deterministic id, and persists the strategy state', async () => {
+      await writeSnapshots(now);
+      const a = await evaluate(instance(broken.good, { amount: 100_000_000n }), 7, now, deps());
+      const b = await evaluate(instance(broken.good, { amount: 100_000_000n }), 7, now, deps());
+      expect(a.intents).toHaveLength(1);
+      expect(b.intents[0]!.id).toBe(a.intents[0]!.id);
+      expect(enqueued).toEqual([a.intents[0]!.id]);
+      expect(await intents.all()).toHaveLength(1);
+      const c = await evaluate(instance(broken.good, { amount: 100_000_000n }), 8, now, deps());
+      expect(c.intents[0]!.id).not.toBe(a.intents[0]!.id);
+      expect(await states.getState('inst-good')).toEqual({ runs: 3 });
+    });
+
+    it('records a rejection by the risk gate with its reason, and does not execute it', async () => {
+      await writeSnapshots(now);
+      const summary = await evaluate(instance(broken.good, { amount: 1_000_000_000n }), 1, now, deps());
+      expect(summary.intents[0]).toMatchObject({ state: 'rejected' });
+      expect(summary.intents[0]!.reason).toMatch(/above the per-intent limit of \$100/);
+      expect(enqueued).toEqual([]);
+      expect((await intents.get(summary.intents[0]!.id))?.error?.code).toBe('RISK_NOTIONAL');
+    });
+
+    it('stops at the daily notional limit', async () => {
+      await writeSnapshots(now);
+      const results = [];
+      for (let w = 1; w <= 4; w += 1) results.push(await evaluate(instance(broken.good, { amount: 250_000_000n }), w, now, deps()));
+      expect(results.map((r) => r.intents[0]!.state)).toEqual(['planned', 'planned', 'planned', 'rejected']);
+      expect(results[3]!.intents[0]!.reason).toMatch(/daily limit of \$150/);
+    });
+
+    it('refuses to buy a token with a critical shield warning', async () => {
+      await writeSnapshots(now, 5_000_000_000n, [{ type: 'NOT_SELLABLE', severity: 'critical', message: 'cannot be sold' }]);
+      const summary = await evaluate(instance(broken.good, { amount: 10_000_000n }), 1, now, deps());
+      expect((await intents.get(summary.intents[0]!.id))?.error?.code).toBe('RISK_SHIELD');
+    });
+
+    it('keeps the SOL reserve', async () => {
+      await writeSnapshots(now, 105_000_000n);
+      const summary = await evaluate(instance(broken.good, { amount: 100_000_000n }), 1, now, deps());
+      expect((await intents.get(summary.intents[0]!.id))?.error?.code).toBe('RISK_BALANCE');
+    });
+
+    it('refuses every intent while the kill switch is engaged', async () => {
+      await writeSnapshots(now);
+      await risk.setHalted('operator pressed stop');
+      const summary = await evaluate(instance(broken.good, { amount: 10_000_000n }), 1, now, deps());
+      await risk.setHalted(null);
+      expect(summary.intents[0]!.reason).toMatch(/trading is halted: operator pressed stop/);
+      expect(enqueued).toEqual([]);
+    });
+  });
+
+  describe('when the data is missing or stale', () => {
+    it('skips without deciding', async () => {
+      const missing = await evaluate(instance(broken.good, { amount: 1n }), 1, now, deps());
+      expect(missing).toMatchObject({ outcome: 'skipped' });
+      await writeSnapshots(now - 120_000);
+      const stale = await evaluate(instance(broken.good, { amount: 1n }), 1, now, deps());
+      expect(stale.message).toMatch(/old; not deciding on stale data/);
+      expect(await intents.all()).toEqual([]);
+    });
+  });
+});

@@ -142,10 +142,12 @@ export class RateBudget {
     this.clock = options.clock ?? systemClock;
   }
 
-  /** Waits until `cost` requests may be sent without breaking the tier's limit. */
+  /**
+   * Waits until `cost` requests may be sent without breaking the tier's limit. Without a tier limit (`off`) it
+   * still honours a wait the server imposed (a 429), so one caller's 429 holds back the others too.
+   */
   async acquire(cost = 1, signal?: AbortSignal): Promise<void> {
-    const spec = this.spec;
-    if (!spec) return;
+    const spec = this.spec ?? UNLIMITED;
     for (;;) {
       const wait = await this.store.take(this.key, cost, spec, this.clock());
       if (wait <= 0) return;
@@ -157,6 +159,7 @@ export class RateBudget {
   async observe(headers: RateHeaders, status: number): Promise<number> {
     const now = this.clock();
     const spec = this.spec;
+    // Without a tier limit the server's `remaining` is not tracked; only its explicit waits are.
     if (spec && headers.remaining !== undefined) await this.store.syncRemaining(this.key, headers.remaining, spec, now);
     const exhausted = status === 429 || (headers.remaining !== undefined && headers.remaining <= 0);
     if (!exhausted) return 0;
@@ -177,3 +180,6 @@ export function waitAfterExhaustion(headers: RateHeaders, spec: BucketSpec | und
 }
 
 const sharedMemoryStore = new MemoryBucketStore();
+
+/** The bucket of the `off` tier: never empty, but blockable by a server-imposed wait. */
+const UNLIMITED: BucketSpec = { capacity: 1e12, refillPerSecond: 1e12 };

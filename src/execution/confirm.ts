@@ -42,8 +42,9 @@ export async function confirmSignature(rpc: SolanaRpc, o: ConfirmOptions): Promi
       }
     }
     if (o.resend && Date.now() - lastSend >= resendEvery) {
-      lastSend = Date.now();
       await o.resend().catch((err: unknown) => o.logger.debug({ err, signature: o.signature }, 're-send failed; still waiting for the status'));
+      // Counted from when the re-send finished: one that waited on the rate budget does not shorten the next gap.
+      lastSend = Date.now();
     }
     await sleep(pollMs, o.signal);
   }

@@ -48,6 +48,7 @@ export class Venue {
   readonly authority: Keypair;
   private readonly byMint: Map<string, SimToken>;
   private readonly bySymbol: Map<string, SimToken>;
+  private readonly atas = new Map<string, PublicKey>();
 
   constructor(options: VenueOptions = {}) {
     this.seed = options.seed ?? 1;
@@ -78,9 +79,16 @@ export class Venue {
     return mint === WSOL_MINT;
   }
 
-  /** Associated token account of an owner for a listed mint. */
+  /** Associated token account of an owner for a listed mint (memoised: the PDA search is costly). */
   ata(owner: PublicKey, token: SimToken): PublicKey {
-    return getAssociatedTokenAddressSync(new PublicKey(token.mint), owner, true, new PublicKey(tokenProgramId(token)));
+    const key = `${owner.toBase58()}:${token.mint}`;
+    let address = this.atas.get(key);
+    if (!address) {
+      address = getAssociatedTokenAddressSync(new PublicKey(token.mint), owner, true, new PublicKey(tokenProgramId(token)));
+      if (this.atas.size >= 50_000) this.atas.delete(this.atas.keys().next().value!);
+      this.atas.set(key, address);
+    }
+    return address;
   }
 
   /** A wallet's balance of a mint, in base units (lamports for SOL). */

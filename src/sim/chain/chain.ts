@@ -14,7 +14,7 @@ import {
 import { AccountLayout, AccountState, ACCOUNT_SIZE, MintLayout, MINT_SIZE } from '@solana/spl-token';
 import type { SimClock } from '../clock.js';
 import { TOKEN_2022_PROGRAM, TOKEN_PROGRAM } from '../catalog.js';
-import { verifyEd25519 } from './ed25519.js';
+import { cosign, verifyEd25519 } from './ed25519.js';
 import { U64_MAX } from '../../lib/amounts.js';
 import { landedDespiteError, txErrorJson, type TxErrorJson } from './txErrors.js';
 
@@ -184,7 +184,7 @@ export class SimChain {
     const known = this.statuses.get(signature);
     if (known) return { kind: 'duplicate', signature, status: known };
     if (!this.isBlockhashValid(tx.message.recentBlockhash)) return { kind: 'rejected', signature, err: 'BlockhashNotFound', logs: [] };
-    if (options.cosigners && options.cosigners.length > 0) tx.sign([...options.cosigners]);
+    for (const c of options.cosigners ?? []) cosign(tx, c);
     const finalSignature = firstSignature(tx);
     const slot = this.syncClock();
     const accounts = tx.message.staticAccountKeys;
@@ -509,7 +509,9 @@ export function feeOf(tx: VersionedTransaction): bigint {
   return BigInt(msg.header.numRequiredSignatures) * LAMPORTS_PER_SIGNATURE + (limit * microLamports + 999_999n) / 1_000_000n;
 }
 
+const TOKEN_PROGRAM_KEY = new PublicKey(TOKEN_PROGRAM);
+const TOKEN_2022_PROGRAM_KEY = new PublicKey(TOKEN_2022_PROGRAM);
+
 function isTokenProgram(owner: PublicKey): boolean {
-  const o = owner.toBase58();
-  return o === TOKEN_PROGRAM || o === TOKEN_2022_PROGRAM;
+  return owner.equals(TOKEN_PROGRAM_KEY) || owner.equals(TOKEN_2022_PROGRAM_KEY);
 }

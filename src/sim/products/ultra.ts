@@ -61,6 +61,7 @@ interface Execution {
 export class UltraDesk {
   private readonly orders = new Map<string, StoredOrder>();
   private readonly executions = new Map<string, Execution>();
+  private prunedAt = Number.NEGATIVE_INFINITY;
 
   constructor(private readonly venue: Venue) {}
 
@@ -231,6 +232,9 @@ export class UltraDesk {
   }
 
   private prune(now: number): void {
+    // At most once a simulated second: a full sweep per request would grow with the number of orders.
+    if (now - this.prunedAt < 1_000) return;
+    this.prunedAt = now;
     for (const [id, o] of this.orders) if (o.expiresAtMs < now && !this.executions.has(id)) this.orders.delete(id);
     for (const [id, e] of this.executions) {
       if (e.expiresAtMs < now) {

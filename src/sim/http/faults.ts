@@ -90,7 +90,8 @@ export class FaultController {
 
 /**
  * Breaks a JSON body the way a buggy or hostile upstream might: drops `requestId` if there is one, otherwise puts
- * an object where the first amount-like value (a digit string or a number) was. The client must refuse it.
+ * an object where the first amount-like value (a digit string or a number) was, or else where the first value was.
+ * The client must refuse it.
  */
 export function breakSchema(value: unknown): unknown {
   if (Array.isArray(value)) {
@@ -114,6 +115,9 @@ export function breakSchema(value: unknown): unknown {
         return o;
       }
     }
+    // Nothing amount-like: put an object where the first value was (a string field, a label).
+    const first = Object.keys(o)[0];
+    if (first !== undefined) o[first] = { broken: true };
     return o;
   }
   return { broken: value };

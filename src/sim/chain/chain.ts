@@ -1,22 +1,17 @@
 import { createHash } from 'node:crypto';
 import bs58 from 'bs58';
 import { Account as SvmAccount, Clock as SvmClock, FailedTransactionMetadata, LiteSvm } from 'litesvm/dist/internal.js';
-import type {
-  Keypair} from '@solana/web3.js';
-import {
-  ComputeBudgetProgram,
-  PublicKey,
-  TransactionMessage,
-  VersionedTransaction,
-  type AccountInfo,
-  type TransactionInstruction,
-} from '@solana/web3.js';
-import { AccountLayout, AccountState, ACCOUNT_SIZE, MintLayout, MINT_SIZE } from '@solana/spl-token';
+import { PublicKey, TransactionMessage, VersionedTransaction, type AccountInfo, type Keypair, type TransactionInstruction } from '@solana/web3.js';
+import { ACCOUNT_SIZE, MINT_SIZE } from '@solana/spl-token';
 import type { SimClock } from '../clock.js';
-import { TOKEN_2022_PROGRAM, TOKEN_PROGRAM } from '../catalog.js';
-import { cosign, verifyEd25519 } from './ed25519.js';
 import { U64_MAX } from '../../lib/amounts.js';
+import { decodeTokenAccount, feeOf, firstSignature, isTokenProgram, LAMPORTS_PER_SIGNATURE, mintData, tokenAccountData, type MintOptions } from './accounts.js';
+import { cosign, verifyEd25519 } from './ed25519.js';
 import { landedDespiteError, txErrorJson, type TxErrorJson } from './txErrors.js';
+import type { ChainEvent, LandedTransaction, LedgerEntry, SignatureStatus, SimulationResult, SubmitOptions, SubmitOutcome, TokenBalance } from './types.js';
+
+export * from './types.js';
+export { feeOf, firstSignature, LAMPORTS_PER_SIGNATURE } from './accounts.js';
 
 /** Blockhashes stay valid for this many blocks, as on mainnet. */
 export const BLOCKHASH_VALIDITY = 150n;
@@ -26,80 +21,6 @@ export const FINALITY_SLOTS = 32n;
 const FAUCET_LAMPORTS = 10_000_000_000n * 1_000_000_000n;
 /** Entries of the SlotHashes sysvar kept in step with the clock (mainnet keeps 512). */
 const SLOT_HASHES_KEPT = 512n;
-/** Base fee per signature, in lamports. */
-export const LAMPORTS_PER_SIGNATURE = 5000n;
-
-/** One settled transaction as `/__sim/ledger` reports it. Amounts are base units. */
-export interface LedgerEntry {
-  signature: string;
-  kind: string;
-  wallet: string;
-  requestId: string | null;
-  slot: bigint;
-  inputMint: string | null;
-  inputAmount: bigint | null;
-  outputMint: string | null;
-  outputAmount: bigint | null;
-}
-
-/** What a product records about a transaction it settles; the chain adds signature and slot. */
-export type LedgerRecord = Omit<LedgerEntry, 'signature' | 'slot'>;
-
-/** Status of a signature, as getSignatureStatuses reports it. */
-export interface SignatureStatus {
-  slot: bigint;
-  err: TxErrorJson | null;
-  logs: string[];
-  /** What getTransaction reports about it. */
-  landed?: LandedTransaction;
-}
-
-/** A landed transaction as getTransaction reports it. Balances are lamports, in the order of `accounts`. */
-export interface LandedTransaction {
-  /** The transaction as it landed (co-signed); undefined for faucet airdrops, which LiteSVM signs itself. */
-  tx: VersionedTransaction | undefined;
-  /** Lamports charged to the fee payer. */
-  fee: bigint;
-  accounts: PublicKey[];
-  preBalances: bigint[];
-  postBalances: bigint[];
-  /** Token accounts among `accounts`, before and after. */
-  preTokenBalances: TokenBalance[];
-  postTokenBalances: TokenBalance[];
-  unitsConsumed: bigint;
-}
-
-/** A token account's balance in a landed transaction; `accountIndex` points into its accounts. Amount in base units. */
-export interface TokenBalance {
-  accountIndex: number;
-  mint: string;
-  owner: string;
-  programId: string;
-  amount: bigint;
-}
-
-/** What chain listeners hear: a signature got a status, or (signature null) an account was written directly. */
-export interface ChainEvent {
-  signature: string | null;
-  slot: bigint;
-}
-
-/** The outcome of submitting one transaction. */
-export type SubmitOutcome =
-  | { kind: 'landed'; signature: string; slot: bigint; logs: string[] }
-  | { kind: 'landed-failed'; signature: string; slot: bigint; err: TxErrorJson; logs: string[] }
-  | { kind: 'duplicate'; signature: string; status: SignatureStatus }
-  | { kind: 'rejected'; signature: string; err: TxErrorJson; logs: string[] };
-
-/** Options of submit. */
-export interface SubmitOptions {
-  /** Keypairs of the simulator's own actors (vault, escrow) whose signatures it adds before settling. */
-  cosigners?: readonly Keypair[];
-  /** What to write into the ledger when the transaction lands successfully. */
-  record?: LedgerRecord;
-  /** Runs after the transaction lands successfully, before the outcome is returned (product bookkeeping). */
-  onLanded?: (signature: string, slot: bigint) => void;
-}
 
 /**
  * The simulator's chain: a LiteSVM ledger of real accounts and programs, with the simulator's own blockhash window
@@ -313,20 +234,8 @@ export class SimChain {
   }
 
   /** Creates a mint account at an address with the given authorities and supply. */
-  createMint(address: PublicKey, options: { decimals: number; program: string; supply: bigint; mintAuthority: PublicKey | null; freezeAuthority: PublicKey | null }): void {
-    const data = Buffer.alloc(MINT_SIZE);
-    MintLayout.encode(
-      {
-        mintAuthorityOption: options.mintAuthority ? 1 : 0,
-        mintAuthority: options.mintAuthority ?? PublicKey.default,
-        supply: options.supply,
-        decimals: options.decimals,
-        isInitialized: true,
-        freezeAuthorityOption: options.freezeAuthority ? 1 : 0,
-        freezeAuthority: options.freezeAuthority ?? PublicKey.default,
-      },
-      data,
-    );
+  createMint(address: PublicKey, options: MintOptions): void {
+    const data = mintData(options);
     this.setAccount(address, {
       lamports: Number(this.svm.minimumBalanceForRentExemption(BigInt(MINT_SIZE))),
       data,
@@ -337,23 +246,7 @@ export class SimChain {
 
   /** Creates (or overwrites) a token account holding `amount`. */
   createTokenAccount(address: PublicKey, options: { mint: PublicKey; owner: PublicKey; amount: bigint; program: string }): void {
-    const data = Buffer.alloc(ACCOUNT_SIZE);
-    AccountLayout.encode(
-      {
-        mint: options.mint,
-        owner: options.owner,
-        amount: options.amount,
-        delegateOption: 0,
-        delegate: PublicKey.default,
-        state: 1,
-        isNativeOption: 0,
-        isNative: 0n,
-        delegatedAmount: 0n,
-        closeAuthorityOption: 0,
-        closeAuthority: PublicKey.default,
-      },
-      data,
-    );
+    const data = tokenAccountData(options);
     this.setAccount(address, {
       lamports: Number(this.svm.minimumBalanceForRentExemption(BigInt(ACCOUNT_SIZE))),
       data,
@@ -365,9 +258,7 @@ export class SimChain {
   /** Decoded token account at an address, or undefined when it is missing or not a token account. */
   tokenAccount(address: PublicKey): { mint: string; owner: string; amount: bigint; frozen: boolean; program: string } | undefined {
     const acc = this.account(address);
-    if (!acc || !isTokenProgram(acc.owner) || acc.data.length < ACCOUNT_SIZE) return undefined;
-    const decoded = AccountLayout.decode(Buffer.from(acc.data).subarray(0, ACCOUNT_SIZE));
-    return { mint: decoded.mint.toBase58(), owner: decoded.owner.toBase58(), amount: decoded.amount, frozen: decoded.state === AccountState.Frozen, program: acc.owner.toBase58() };
+    return acc ? decodeTokenAccount(acc) : undefined;
   }
 
   /** Token accounts owned by a wallet (from the index kept as transactions settle), with their state now. */
@@ -474,44 +365,7 @@ export class SimChain {
   }
 }
 
-/** Result of a simulation. */
-export interface SimulationResult {
-  err: TxErrorJson | null;
-  logs: string[];
-  unitsConsumed: bigint;
-  /** State after the simulation of the accounts the transaction touched (empty when it failed). */
-  postAccounts: Array<{ address: PublicKey; account: AccountInfo<Uint8Array> }>;
-}
-
 function toAccountInfo(a: SvmAccount): AccountInfo<Uint8Array> {
   return { lamports: Number(a.lamports()), data: a.data(), owner: new PublicKey(a.owner()), executable: a.executable(), rentEpoch: Number(a.rentEpoch()) };
 }
 
-/** The transaction id: its first signature in base58. */
-export function firstSignature(tx: VersionedTransaction): string {
-  const sig = tx.signatures[0];
-  return sig ? bs58.encode(sig) : '';
-}
-
-/** Fee a transaction pays: 5,000 lamports per required signature plus its compute-unit price times its limit. */
-export function feeOf(tx: VersionedTransaction): bigint {
-  const msg = tx.message;
-  let limit = 200_000n;
-  let microLamports = 0n;
-  const computeBudget = ComputeBudgetProgram.programId;
-  for (const ix of msg.compiledInstructions) {
-    const program = msg.staticAccountKeys[ix.programIdIndex];
-    if (!program?.equals(computeBudget)) continue;
-    const data = Buffer.from(ix.data);
-    if (data[0] === 2 && data.length >= 5) limit = BigInt(data.readUInt32LE(1));
-    if (data[0] === 3 && data.length >= 9) microLamports = data.readBigUInt64LE(1);
-  }
-  return BigInt(msg.header.numRequiredSignatures) * LAMPORTS_PER_SIGNATURE + (limit * microLamports + 999_999n) / 1_000_000n;
-}
-
-const TOKEN_PROGRAM_KEY = new PublicKey(TOKEN_PROGRAM);
-const TOKEN_2022_PROGRAM_KEY = new PublicKey(TOKEN_2022_PROGRAM);
-
-function isTokenProgram(owner: PublicKey): boolean {
-  return owner.equals(TOKEN_PROGRAM_KEY) || owner.equals(TOKEN_2022_PROGRAM_KEY);
-}

@@ -1,0 +1,83 @@
+import type { AccountInfo, Keypair, PublicKey, VersionedTransaction } from '@solana/web3.js';
+import type { TxErrorJson } from './txErrors.js';
+
+/** One settled transaction as `/__sim/ledger` reports it. Amounts are base units. */
+export interface LedgerEntry {
+  signature: string;
+  kind: string;
+  wallet: string;
+  requestId: string | null;
+  slot: bigint;
+  inputMint: string | null;
+  inputAmount: bigint | null;
+  outputMint: string | null;
+  outputAmount: bigint | null;
+}
+
+/** What a product records about a transaction it settles; the chain adds signature and slot. */
+export type LedgerRecord = Omit<LedgerEntry, 'signature' | 'slot'>;
+
+/** Status of a signature, as getSignatureStatuses reports it. */
+export interface SignatureStatus {
+  slot: bigint;
+  err: TxErrorJson | null;
+  logs: string[];
+  /** What getTransaction reports about it. */
+  landed?: LandedTransaction;
+}
+
+/** A landed transaction as getTransaction reports it. Balances are lamports, in the order of `accounts`. */
+export interface LandedTransaction {
+  /** The transaction as it landed (co-signed); undefined for faucet airdrops, which LiteSVM signs itself. */
+  tx: VersionedTransaction | undefined;
+  /** Lamports charged to the fee payer. */
+  fee: bigint;
+  accounts: PublicKey[];
+  preBalances: bigint[];
+  postBalances: bigint[];
+  /** Token accounts among `accounts`, before and after. */
+  preTokenBalances: TokenBalance[];
+  postTokenBalances: TokenBalance[];
+  unitsConsumed: bigint;
+}
+
+/** A token account's balance in a landed transaction; `accountIndex` points into its accounts. Amount in base units. */
+export interface TokenBalance {
+  accountIndex: number;
+  mint: string;
+  owner: string;
+  programId: string;
+  amount: bigint;
+}
+
+/** What chain listeners hear: a signature got a status, or (signature null) an account was written directly. */
+export interface ChainEvent {
+  signature: string | null;
+  slot: bigint;
+}
+
+/** The outcome of submitting one transaction. */
+export type SubmitOutcome =
+  | { kind: 'landed'; signature: string; slot: bigint; logs: string[] }
+  | { kind: 'landed-failed'; signature: string; slot: bigint; err: TxErrorJson; logs: string[] }
+  | { kind: 'duplicate'; signature: string; status: SignatureStatus }
+  | { kind: 'rejected'; signature: string; err: TxErrorJson; logs: string[] };
+
+/** Options of submit. */
+export interface SubmitOptions {
+  /** Keypairs of the simulator's own actors (vault, escrow) whose signatures it adds before settling. */
+  cosigners?: readonly Keypair[];
+  /** What to write into the ledger when the transaction lands successfully. */
+  record?: LedgerRecord;
+  /** Runs after the transaction lands successfully, before the outcome is returned (product bookkeeping). */
+  onLanded?: (signature: string, slot: bigint) => void;
+}
+
+/** Result of a simulation. */
+export interface SimulationResult {
+  err: TxErrorJson | null;
+  logs: string[];
+  unitsConsumed: bigint;
+  /** State after the simulation of the accounts the transaction touched (empty when it failed). */
+  postAccounts: Array<{ address: PublicKey; account: AccountInfo<Uint8Array> }>;
+}

@@ -8,60 +8,7 @@ import { ROOT, runKeeperCli, type KeeperProcess } from './keeper.js';
 /** pino levels. */
 export const LEVEL = { debug: 20, info: 30, warn: 40, error: 50, fatal: 60 } as const;
 
-/** One dca-swap instance of a test config. */
-export interface DcaInstance {
-  id: string;
-  inputMint: string;
-  outputMint: string;
-  amount: bigint;
-  via?: 'ultra' | 'metis';
-  everySeconds?: number;
-  maxRuns?: number;
-}
-
-/**
- * A test config like `dcaConfig` (simulator venue at `venueUrl`, short locks, fast feeds and reconciler) with any
- * number of dca-swap instances, in any direction. `extra` is appended at the top level (e.g. an `api:` block).
- */
-export function dcaSwapsConfig(o: { venueUrl: string; prefix: string; instances: DcaInstance[]; extra?: string; logLevel?: string }): string {
-  const strategies = o.instances
-    .map(
-      (s) => `  - id: ${s.id}
-    strategy: dca-swap
-    schedule:
-      every: ${s.everySeconds ?? 2}s
-    params:
-      inputMint: ${s.inputMint}
-      outputMint: ${s.outputMint}
-      amount: "${s.amount.toString()}"
-      via: ${s.via ?? 'ultra'}
-      maxRuns: ${s.maxRuns ?? 3}`,
-    )
-    .join('\n');
-  return `venue:
-  kind: simulator
-  url: ${o.venueUrl}
-wallet: {}
-redis:
-  prefix: ${o.prefix}
-risk:
-  maxNotionalUsdPerIntent: 1000
-  maxDailyNotionalUsd: 100000
-  minSolReserveLamports: "10000000"
-execution:
-  concurrency: 2
-  jobLock: 3s
-  reconcileEvery: 2s
-  deadline: 10m
-feeds:
-  prices: 1s
-  wallet: 1s
-logging:
-  level: ${o.logLevel ?? 'debug'}
-strategies:
-${strategies}
-${o.extra ?? ''}`;
-}
+export { dcaSwapsConfig, type DcaInstance } from './keeper.js';
 
 /** Every intent of a prefix, read straight from the ledger in Redis (oldest first). */
 export async function readIntents(redisUrl: string, prefix: string): Promise<IntentRecord[]> {

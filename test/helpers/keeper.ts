@@ -36,6 +36,44 @@ export function writeConfig(dir: string, yaml: string, name = 'keeper.yaml'): st
  * at most `maxRuns` runs, short locks and a fast reconciler so crash tests finish in seconds.
  */
 export function dcaConfig(o: { venueUrl: string; prefix: string; amount?: bigint; everySeconds?: number; maxRuns?: number; via?: 'ultra' | 'metis'; extra?: string }): string {
+  return dcaSwapsConfig({
+    venueUrl: o.venueUrl,
+    prefix: o.prefix,
+    extra: o.extra,
+    instances: [{ id: 'dca', inputMint: 'SOL', outputMint: 'USDC', amount: o.amount ?? 10_000_000n, via: o.via, everySeconds: o.everySeconds, maxRuns: o.maxRuns }],
+  });
+}
+
+/** One dca-swap instance of a test config. */
+export interface DcaInstance {
+  id: string;
+  inputMint: string;
+  outputMint: string;
+  amount: bigint;
+  via?: 'ultra' | 'metis';
+  everySeconds?: number;
+  maxRuns?: number;
+}
+
+/**
+ * A test config like `dcaConfig` (simulator venue at `venueUrl`, short locks, fast feeds and reconciler) with any
+ * number of dca-swap instances, in any direction. `extra` is appended at the top level (e.g. an `api:` block).
+ */
+export function dcaSwapsConfig(o: { venueUrl: string; prefix: string; instances: DcaInstance[]; extra?: string; logLevel?: string }): string {
+  const strategies = o.instances
+    .map(
+      (s) => `  - id: ${s.id}
+    strategy: dca-swap
+    schedule:
+      every: ${s.everySeconds ?? 2}s
+    params:
+      inputMint: ${s.inputMint}
+      outputMint: ${s.outputMint}
+      amount: "${s.amount.toString()}"
+      via: ${s.via ?? 'ultra'}
+      maxRuns: ${s.maxRuns ?? 3}`,
+    )
+    .join('\n');
   return `venue:
   kind: simulator
   url: ${o.venueUrl}
@@ -55,18 +93,9 @@ feeds:
   prices: 1s
   wallet: 1s
 logging:
-  level: debug
+  level: ${o.logLevel ?? 'debug'}
 strategies:
-  - id: dca
-    strategy: dca-swap
-    schedule:
-      every: ${o.everySeconds ?? 2}s
-    params:
-      inputMint: SOL
-      outputMint: USDC
-      amount: "${(o.amount ?? 10_000_000n).toString()}"
-      via: ${o.via ?? 'ultra'}
-      maxRuns: ${o.maxRuns ?? 3}
+${strategies}
 ${o.extra ?? ''}`;
 }
 

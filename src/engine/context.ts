@@ -1,8 +1,7 @@
+import { WSOL_MINT } from '../lib/mints.js';
 import { deepFreeze, type MarketView, type StrategyContext, type StrategyLogger } from '../sdk/context.js';
 import type { MarketData, PredictionData, WalletData } from './ports.js';
 
-/** The wrapped-SOL mint: a strategy asking for its balance gets native lamports. */
-const WSOL = 'So11111111111111111111111111111111111111112';
 
 /** Builds the frozen context of one decide() call from the snapshots. */
 export function buildContext<P, S extends Record<string, unknown>>(input: {
@@ -30,7 +29,8 @@ export function buildContext<P, S extends Record<string, unknown>>(input: {
       address: wallet.address,
       lamports: wallet.lamports,
       holdings: wallet.holdings,
-      balance: (mint) => (mint === WSOL ? wallet.lamports : (holdings.get(mint) ?? 0n)),
+      // Asking for the wrapped-SOL mint's balance gives native lamports.
+      balance: (mint) => (mint === WSOL_MINT ? wallet.lamports : (holdings.get(mint) ?? 0n)),
     },
     events,
     market: (id) => markets.get(id),

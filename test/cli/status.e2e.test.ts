@@ -1,36 +1,24 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RunningSimulator } from '../../src/sim/server.js';
-import { airdrop, ledger, SOL, startTestSim } from '../helpers/sim.js';
-import { dcaConfig, runKeeperCli, scratchDir, spawnKeeper, startTestRedis, writeConfig, writeKeypair, type TestRedis } from '../helpers/keeper.js';
+import { describe, expect, it } from 'vitest';
+import { airdrop, ledger, SOL } from '../helpers/sim.js';
+import { dcaConfig, runKeeperCli, spawnKeeper, writeConfig, writeKeypair, useKeeperEnv } from '../helpers/keeper.js';
 
 describe('status and intents after a keeper ran against the simulator', () => {
-  let sim: RunningSimulator;
-  let redis: TestRedis;
-  const scratch = scratchDir('status-e2e');
-  beforeAll(async () => {
-    sim = await startTestSim({ clockSpeed: 1 });
-    redis = await startTestRedis();
-  });
-  afterAll(async () => {
-    await sim.close();
-    await redis.stop();
-    scratch.cleanup();
-  });
+  const world = useKeeperEnv('status-e2e');
 
   it('reports both settled swaps as landed, with the signatures and request ids the simulator settled', async () => {
-    const { path: walletPath, keypair } = writeKeypair(scratch.dir);
+    const { path: walletPath, keypair } = writeKeypair(world.dir);
     const wallet = keypair.publicKey.toBase58();
-    await airdrop(sim, keypair, SOL, 2_000_000_000n);
-    const config = writeConfig(scratch.dir, dcaConfig({ venueUrl: sim.url, prefix: 'status-e2e', maxRuns: 2, everySeconds: 1 }));
-    const keeper = spawnKeeper(['run', '--config', config, '--wallet', walletPath, '--redis-url', redis.url, '--duration', '12']);
+    await airdrop(world.sim, keypair, SOL, 2_000_000_000n);
+    const config = writeConfig(world.dir, dcaConfig({ venueUrl: world.sim.url, prefix: 'status-e2e', maxRuns: 2, everySeconds: 1 }));
+    const keeper = spawnKeeper(['run', '--config', config, '--wallet', walletPath, '--redis-url', world.redis.url, '--duration', '12']);
     expect(await keeper.exited).toBe(0);
 
-    const swaps = (await ledger(sim)).filter((t) => t.wallet === wallet && t.kind === 'ultra');
+    const swaps = (await ledger(world.sim)).filter((t) => t.wallet === wallet && t.kind === 'ultra');
     expect(swaps).toHaveLength(2);
 
     const [intentsRun, statusRun] = await Promise.all([
-      runKeeperCli(['intents', '--json', '--redis-url', redis.url, '--config', config]),
-      runKeeperCli(['status', '--json', '--redis-url', redis.url, '--prefix', 'status-e2e']),
+      runKeeperCli(['intents', '--json', '--redis-url', world.redis.url, '--config', config]),
+      runKeeperCli(['status', '--json', '--redis-url', world.redis.url, '--prefix', 'status-e2e']),
     ]);
     expect(intentsRun.code).toBe(0);
     expect(statusRun.code).toBe(0);
@@ -47,7 +35,7 @@ describe('status and intents after a keeper ran against the simulator', () => {
     expect(new Set(intents.map((i) => i.signatures.at(-1)))).toEqual(new Set(settled.keys()));
 
     const status = JSON.parse(statusRun.stdout);
-    expect(status.venue).toMatchObject({ kind: 'simulator', url: sim.url });
+    expect(status.venue).toMatchObject({ kind: 'simulator', url: world.sim.url });
     expect(status.wallet).toEqual({ address: wallet });
     expect(status.intents.total).toBe(2);
     expect(status.intents.byState.landed).toBe(2);

@@ -1,50 +1,38 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RunningSimulator } from '../../src/sim/server.js';
+import { describe, expect, it } from 'vitest';
 import { ATTACKER } from '../../src/sim/products/swapTx.js';
-import { airdrop, balances, control, ledger, SOL, startTestSim, USDC } from '../helpers/sim.js';
-import { scratchDir, spawnKeeper, startTestRedis, writeConfig, writeKeypair, type TestRedis } from '../helpers/keeper.js';
+import { airdrop, balances, control, ledger, SOL, USDC } from '../helpers/sim.js';
+import { spawnKeeper, writeConfig, writeKeypair, useKeeperEnv } from '../helpers/keeper.js';
 import { cliJson, dcaSwapsConfig, isTerminalState, LEVEL, readIntents, stopKeeper, waitUntil } from '../helpers/e2e.js';
 
 const PREFIX = 'e2e-guard';
 const AMOUNT = 5_000_000n; // 5 USDC per run
 
 describe('the pre-sign guard in a running keeper', () => {
-  let sim: RunningSimulator;
-  let redis: TestRedis;
-  const scratch = scratchDir('guard');
-  beforeAll(async () => {
-    sim = await startTestSim({ clockSpeed: 1 });
-    redis = await startTestRedis();
-  });
-  afterAll(async () => {
-    await sim.close();
-    await redis.stop();
-    scratch.cleanup();
-  });
+  const world = useKeeperEnv('guard');
 
   it('refuses a hostile order (nothing signed, nothing stolen), reports it everywhere, and later runs settle', async () => {
-    const { path: walletPath, keypair } = writeKeypair(scratch.dir);
+    const { path: walletPath, keypair } = writeKeypair(world.dir);
     const wallet = keypair.publicKey.toBase58();
-    await airdrop(sim, keypair, SOL, 1_000_000_000n);
-    await airdrop(sim, keypair, USDC, 100_000_000n);
+    await airdrop(world.sim, keypair, SOL, 1_000_000_000n);
+    await airdrop(world.sim, keypair, USDC, 100_000_000n);
     // The next Ultra order's transaction also drains 0.05 SOL and the input tokens to an attacker.
-    await control(sim, '/faults', { kind: 'hostile-order', count: 1, pathPrefix: '/ultra/v1/order' });
+    await control(world.sim, '/faults', { kind: 'hostile-order', count: 1, pathPrefix: '/ultra/v1/order' });
     const config = writeConfig(
-      scratch.dir,
-      dcaSwapsConfig({ venueUrl: sim.url, prefix: PREFIX, instances: [{ id: 'dca-usdc', inputMint: USDC, outputMint: SOL, amount: AMOUNT, via: 'ultra', everySeconds: 2, maxRuns: 3 }] }),
+      world.dir,
+      dcaSwapsConfig({ venueUrl: world.sim.url, prefix: PREFIX, instances: [{ id: 'dca-usdc', inputMint: USDC, outputMint: SOL, amount: AMOUNT, via: 'ultra', everySeconds: 2, maxRuns: 3 }] }),
     );
-    const k = spawnKeeper(['run', '--config', config, '--wallet', walletPath, '--redis-url', redis.url]);
+    const k = spawnKeeper(['run', '--config', config, '--wallet', walletPath, '--redis-url', world.redis.url]);
     try {
       // Run 1 meets the hostile order; runs 2 and 3 (the fault consumed) must settle.
       const intents = await waitUntil(
         'three terminal intents',
         async () => {
-          const all = await readIntents(redis.url, PREFIX);
+          const all = await readIntents(world.redis.url, PREFIX);
           return all.length >= 3 && all.every((i) => isTerminalState(i.state)) ? all : undefined;
         },
         60_000,
       );
-      expect((await control<{ faults: unknown[] }>(sim, '/faults', undefined, 'GET')).faults).toEqual([]);
+      expect((await control<{ faults: unknown[] }>(world.sim, '/faults', undefined, 'GET')).faults).toEqual([]);
 
       const rejected = intents.filter((i) => i.state === 'rejected');
       expect(rejected).toHaveLength(1);
@@ -57,9 +45,9 @@ describe('the pre-sign guard in a running keeper', () => {
       expect(bad.signedTx).toBeNull();
       expect(bad.signatures).toEqual([]);
       expect(bad.requestId).toBeTruthy();
-      const settled = (await ledger(sim)).filter((t) => t.wallet === wallet);
+      const settled = (await ledger(world.sim)).filter((t) => t.wallet === wallet);
       expect(settled.filter((t) => t.requestId === bad.requestId)).toEqual([]);
-      const attacker = await balances(sim, ATTACKER.toBase58());
+      const attacker = await balances(world.sim, ATTACKER.toBase58());
       expect(attacker.lamports).toBe(0n);
       expect(Object.values(attacker.tokens).filter((a) => a > 0n)).toEqual([]);
       expect(k.logs().some((l) => l.intent === bad.id && l.msg === 'signed; signature persisted before submit')).toBe(false);
@@ -76,7 +64,7 @@ describe('the pre-sign guard in a running keeper', () => {
         expect(s.outputMint).toBe(SOL);
       }
       // 2 runs of USDC spent, not 3 (and not the attacker's extra drain).
-      expect((await balances(sim, keypair)).tokens[USDC]).toBe(100_000_000n - 2n * AMOUNT);
+      expect((await balances(world.sim, keypair)).tokens[USDC]).toBe(100_000_000n - 2n * AMOUNT);
 
       // The logs: one error-level line for the refusal, with its violations; it is the only error.
       const refusal = k.logs().filter((l) => l.msg === 'pre-sign guard refused the transaction; nothing was signed');
@@ -88,7 +76,7 @@ describe('the pre-sign guard in a running keeper', () => {
       expect(k.logs().filter((l) => (l.level as number) >= LEVEL.error && l !== refusal[0])).toEqual([]);
 
       // The CLI: `intents --json` lists it as rejected; `status --json` counts it among the refusals.
-      const cliArgs = ['--redis-url', redis.url, '--prefix', PREFIX];
+      const cliArgs = ['--redis-url', world.redis.url, '--prefix', PREFIX];
       const listed = await cliJson<Array<{ id: string; state: string; signatures: string[]; error?: { code: string } | null }>>(['intents', ...cliArgs, '--json']);
       const row = listed.find((r) => r.id === bad.id);
       expect(row).toBeDefined();

@@ -1,11 +1,10 @@
 import bs58 from 'bs58';
 import type { Keypair } from '@solana/web3.js';
 import { Redis } from 'ioredis';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { RecordedRequest } from '../../src/sim/http/recorder.js';
-import type { RunningSimulator } from '../../src/sim/server.js';
-import { airdrop, ledger, SOL, startTestSim, USDC } from '../helpers/sim.js';
-import { runKeeperCli, scratchDir, spawnKeeper, startTestRedis, writeConfig, writeKeypair, type KeeperProcess, type TestRedis } from '../helpers/keeper.js';
+import { airdrop, ledger, SOL, USDC } from '../helpers/sim.js';
+import { runKeeperCli, spawnKeeper, writeConfig, writeKeypair, type KeeperProcess, useKeeperEnv } from '../helpers/keeper.js';
 import { dcaSwapsConfig, isTerminalState, readIntents, stopKeeper, waitUntil } from '../helpers/e2e.js';
 
 const API_KEY = 'jup_SECRETCANARY_7f3c9a1e5b2d4f60a8c1e3b5d7f9a2c4';
@@ -78,27 +77,16 @@ function requestText(r: RecordedRequest): string {
 }
 
 describe('secrets never leave the keeper process', () => {
-  let sim: RunningSimulator;
-  let redis: TestRedis;
-  const scratch = scratchDir('secrets');
-  beforeAll(async () => {
-    sim = await startTestSim({ clockSpeed: 1, recordRequests: true, apiKeys: [API_KEY] });
-    redis = await startTestRedis();
-  });
-  afterAll(async () => {
-    await sim.close();
-    await redis.stop();
-    scratch.cleanup();
-  });
+  const world = useKeeperEnv('secrets', { sim: { recordRequests: true, apiKeys: [API_KEY] } });
 
   /** Runs a keeper through ultra and metis swaps in both directions until every intent is terminal. */
   async function fullCycle(prefix: string, keypair: Keypair, walletArgs: string[], env: Record<string, string>): Promise<KeeperProcess> {
-    await airdrop(sim, keypair, SOL, 1_000_000_000n);
-    await airdrop(sim, keypair, USDC, 100_000_000n);
+    await airdrop(world.sim, keypair, SOL, 1_000_000_000n);
+    await airdrop(world.sim, keypair, USDC, 100_000_000n);
     const config = writeConfig(
-      scratch.dir,
+      world.dir,
       dcaSwapsConfig({
-        venueUrl: sim.url,
+        venueUrl: world.sim.url,
         prefix,
         instances: [
           { id: 'ultra-sol', inputMint: SOL, outputMint: USDC, amount: 10_000_000n, via: 'ultra', everySeconds: 2, maxRuns: 2 },
@@ -108,19 +96,19 @@ describe('secrets never leave the keeper process', () => {
       }),
       `${prefix}.yaml`,
     );
-    const k = spawnKeeper(['run', '--config', config, '--redis-url', redis.url, ...walletArgs], { JUPITER_API_KEY: API_KEY, ...env });
+    const k = spawnKeeper(['run', '--config', config, '--redis-url', world.redis.url, ...walletArgs], { JUPITER_API_KEY: API_KEY, ...env });
     try {
       const intents = await waitUntil(
         `four terminal intents of ${prefix}`,
         async () => {
-          const all = await readIntents(redis.url, prefix);
+          const all = await readIntents(world.redis.url, prefix);
           return all.length >= 4 && all.every((i) => isTerminalState(i.state)) ? all : undefined;
         },
         60_000,
       );
       expect(intents.map((i) => i.state)).toEqual(['landed', 'landed', 'landed', 'landed']);
       const wallet = keypair.publicKey.toBase58();
-      const swaps = (await ledger(sim)).filter((t) => t.wallet === wallet && t.kind !== 'airdrop');
+      const swaps = (await ledger(world.sim)).filter((t) => t.wallet === wallet && t.kind !== 'airdrop');
       expect(swaps.filter((s) => s.kind === 'ultra')).toHaveLength(2);
       expect(swaps.filter((s) => s.kind !== 'ultra')).toHaveLength(2);
     } finally {
@@ -131,16 +119,16 @@ describe('secrets never leave the keeper process', () => {
   }
 
   it('neither the wallet key (file or environment) nor the API key appears in requests, logs, stdout or Redis', async () => {
-    const fromFile = writeKeypair(scratch.dir, 'file-wallet.json');
+    const fromFile = writeKeypair(world.dir, 'file-wallet.json');
     const byFile = await fullCycle('e2e-secrets-file', fromFile.keypair, ['--wallet', fromFile.path], {});
-    const fromEnv = writeKeypair(scratch.dir, 'env-wallet.json');
+    const fromEnv = writeKeypair(world.dir, 'env-wallet.json');
     const byEnv = await fullCycle('e2e-secrets-env', fromEnv.keypair, [], { JUPKEEPER_SECRET_KEY: bs58.encode(fromEnv.keypair.secretKey) });
 
     // The read-only commands print from the same records.
     const cli = await Promise.all(
       ['e2e-secrets-file', 'e2e-secrets-env'].flatMap((prefix) => [
-        runKeeperCli(['status', '--redis-url', redis.url, '--prefix', prefix, '--json']),
-        runKeeperCli(['intents', '--redis-url', redis.url, '--prefix', prefix, '--json']),
+        runKeeperCli(['status', '--redis-url', world.redis.url, '--prefix', prefix, '--json']),
+        runKeeperCli(['intents', '--redis-url', world.redis.url, '--prefix', prefix, '--json']),
       ]),
     );
     for (const c of cli) expect(c.code).toBe(0);
@@ -152,7 +140,7 @@ describe('secrets never leave the keeper process', () => {
     expect(leaksIn(`a${Buffer.from(fromEnv.keypair.secretKey).toString('hex')}b`, needles)).toEqual(expect.arrayContaining(['secret hex', 'seed hex']));
 
     // Requests: the key in no header, path or body; the API key only in x-api-key of Jupiter requests.
-    const requests = sim.requests();
+    const requests = world.sim.requests();
     const jupiter = requests.filter((r) => !r.path.startsWith('/rpc') && !r.path.startsWith('/__sim'));
     expect(jupiter.length).toBeGreaterThan(20);
     expect(requests.filter((r) => r.path.startsWith('/rpc')).length).toBeGreaterThan(20);
@@ -185,7 +173,7 @@ describe('secrets never leave the keeper process', () => {
     }
 
     // Redis: every key and value, as text and as raw bytes.
-    const values = await dumpRedis(redis.url);
+    const values = await dumpRedis(world.redis.url);
     expect(values.some((v) => v.key.startsWith('e2e-secrets-file:'))).toBe(true);
     expect(values.some((v) => v.key.startsWith('e2e-secrets-env:'))).toBe(true);
     const rawSecrets = [fromFile.keypair.secretKey, fromEnv.keypair.secretKey].map((s) => Buffer.from(s.slice(0, 32)));

@@ -1,30 +1,18 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RunningSimulator } from '../../src/sim/server.js';
-import { airdrop, ledger, SOL, startTestSim } from '../helpers/sim.js';
-import { dcaConfig, scratchDir, spawnKeeper, startTestRedis, writeConfig, writeKeypair, type TestRedis } from '../helpers/keeper.js';
+import { describe, expect, it } from 'vitest';
+import { airdrop, ledger, SOL } from '../helpers/sim.js';
+import { dcaConfig, spawnKeeper, writeConfig, writeKeypair, useKeeperEnv } from '../helpers/keeper.js';
 
 describe('a keeper process against a running simulator', () => {
-  let sim: RunningSimulator;
-  let redis: TestRedis;
-  const scratch = scratchDir('smoke');
-  beforeAll(async () => {
-    sim = await startTestSim({ clockSpeed: 1 });
-    redis = await startTestRedis();
-  });
-  afterAll(async () => {
-    await sim.close();
-    await redis.stop();
-    scratch.cleanup();
-  });
+  const world = useKeeperEnv('smoke');
 
   it('settles each planned swap once and exits cleanly when --duration elapses', async () => {
-    const { path: walletPath, keypair } = writeKeypair(scratch.dir);
-    await airdrop(sim, keypair, SOL, 2_000_000_000n);
-    const config = writeConfig(scratch.dir, dcaConfig({ venueUrl: sim.url, prefix: 'smoke', maxRuns: 3, everySeconds: 1 }));
-    const k = spawnKeeper(['run', '--config', config, '--wallet', walletPath, '--redis-url', redis.url, '--duration', '15']);
+    const { path: walletPath, keypair } = writeKeypair(world.dir);
+    await airdrop(world.sim, keypair, SOL, 2_000_000_000n);
+    const config = writeConfig(world.dir, dcaConfig({ venueUrl: world.sim.url, prefix: 'smoke', maxRuns: 3, everySeconds: 1 }));
+    const k = spawnKeeper(['run', '--config', config, '--wallet', walletPath, '--redis-url', world.redis.url, '--duration', '15']);
     const code = await k.exited;
     expect(code).toBe(0);
-    const swaps = (await ledger(sim)).filter((t) => t.wallet === keypair.publicKey.toBase58() && t.kind === 'ultra');
+    const swaps = (await ledger(world.sim)).filter((t) => t.wallet === keypair.publicKey.toBase58() && t.kind === 'ultra');
     expect(swaps).toHaveLength(3);
     expect(new Set(swaps.map((s) => s.requestId)).size).toBe(3);
     expect(k.logs().filter((l) => l.msg === 'landed')).toHaveLength(3);

@@ -1,8 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { RecordedRequest } from '../../src/sim/http/recorder.js';
-import type { RunningSimulator } from '../../src/sim/server.js';
-import { airdrop, control, ledger, SOL, startTestSim, USDC } from '../helpers/sim.js';
-import { scratchDir, spawnKeeper, startTestRedis, writeConfig, writeKeypair, type TestRedis } from '../helpers/keeper.js';
+import { airdrop, control, ledger, SOL, USDC } from '../helpers/sim.js';
+import { spawnKeeper, writeConfig, writeKeypair, useKeeperEnv } from '../helpers/keeper.js';
 import { dcaSwapsConfig, isTerminalState, LEVEL, readIntents, stopKeeper, waitUntil } from '../helpers/e2e.js';
 
 const PREFIX = 'e2e-storms';
@@ -28,28 +27,17 @@ function peakPerUrl(requests: RecordedRequest[], windowMs: number): { url: strin
 }
 
 describe('a keeper through rate-limit storms, 5xx bursts and broken responses', () => {
-  let sim: RunningSimulator;
-  let redis: TestRedis;
-  const scratch = scratchDir('storms');
-  beforeAll(async () => {
-    sim = await startTestSim({ clockSpeed: 1, recordRequests: true });
-    redis = await startTestRedis();
-  });
-  afterAll(async () => {
-    await sim.close();
-    await redis.stop();
-    scratch.cleanup();
-  });
+  const world = useKeeperEnv('storms', { sim: { recordRequests: true } });
 
   it('keeps running, backs off, and lands every planned swap once after the venue recovers', async () => {
-    const { path: walletPath, keypair } = writeKeypair(scratch.dir);
+    const { path: walletPath, keypair } = writeKeypair(world.dir);
     const wallet = keypair.publicKey.toBase58();
-    await airdrop(sim, keypair, SOL, 2_000_000_000n);
+    await airdrop(world.sim, keypair, SOL, 2_000_000_000n);
     const config = writeConfig(
-      scratch.dir,
-      dcaSwapsConfig({ venueUrl: sim.url, prefix: PREFIX, instances: [{ id: 'dca', inputMint: SOL, outputMint: USDC, amount: 10_000_000n, via: 'ultra', everySeconds: 2, maxRuns: RUNS }] }),
+      world.dir,
+      dcaSwapsConfig({ venueUrl: world.sim.url, prefix: PREFIX, instances: [{ id: 'dca', inputMint: SOL, outputMint: USDC, amount: 10_000_000n, via: 'ultra', everySeconds: 2, maxRuns: RUNS }] }),
     );
-    const k = spawnKeeper(['run', '--config', config, '--wallet', walletPath, '--redis-url', redis.url]);
+    const k = spawnKeeper(['run', '--config', config, '--wallet', walletPath, '--redis-url', world.redis.url]);
     let exitedEarly: number | string | undefined;
     void k.exited.then((c) => (exitedEarly = c));
     try {
@@ -57,7 +45,7 @@ describe('a keeper through rate-limit storms, 5xx bursts and broken responses', 
 
       // 1. A 429 storm on every Jupiter path; each answer says a slot frees in a second.
       const stormFrom = Date.now();
-      await control(sim, '/faults', { kind: 'rate-limit', durationMs: STORM_MS, retryAfterSeconds: RETRY_AFTER_S });
+      await control(world.sim, '/faults', { kind: 'rate-limit', durationMs: STORM_MS, retryAfterSeconds: RETRY_AFTER_S });
       await sleep(STORM_MS + 500);
       const stormTo = stormFrom + STORM_MS;
       expect(exitedEarly).toBeUndefined();
@@ -65,25 +53,25 @@ describe('a keeper through rate-limit storms, 5xx bursts and broken responses', 
       // 1b. A storm on execute alone: orders are built, guarded and signed, then the venue refuses the signed bytes
       // for 4 s. Execute is never retried by the client; the confirmation loop re-sends the same bytes now and then.
       const executeStormFrom = Date.now();
-      await control(sim, '/faults', { kind: 'rate-limit', durationMs: 4_000, retryAfterSeconds: RETRY_AFTER_S, pathPrefix: '/ultra/v1/execute' });
+      await control(world.sim, '/faults', { kind: 'rate-limit', durationMs: 4_000, retryAfterSeconds: RETRY_AFTER_S, pathPrefix: '/ultra/v1/execute' });
       await sleep(4_500);
       const executeStormTo = executeStormFrom + 4_000;
 
       // 2. Two bursts of 5xx.
-      await control(sim, '/faults', { kind: 'server-error', count: 8, status: 503 });
-      await waitUntil('the first 5xx burst to be consumed', async () => (await control<{ faults: unknown[] }>(sim, '/faults', undefined, 'GET')).faults.length === 0, 20_000);
+      await control(world.sim, '/faults', { kind: 'server-error', count: 8, status: 503 });
+      await waitUntil('the first 5xx burst to be consumed', async () => (await control<{ faults: unknown[] }>(world.sim, '/faults', undefined, 'GET')).faults.length === 0, 20_000);
       await sleep(1_000);
-      await control(sim, '/faults', { kind: 'server-error', count: 6, status: 500 });
-      await waitUntil('the second 5xx burst to be consumed', async () => (await control<{ faults: unknown[] }>(sim, '/faults', undefined, 'GET')).faults.length === 0, 20_000);
+      await control(world.sim, '/faults', { kind: 'server-error', count: 6, status: 500 });
+      await waitUntil('the second 5xx burst to be consumed', async () => (await control<{ faults: unknown[] }>(world.sim, '/faults', undefined, 'GET')).faults.length === 0, 20_000);
       expect(exitedEarly).toBeUndefined();
 
       // 3. Broken bodies: truncated JSON and a broken schema, on prices and on orders.
       const brokenFrom = Date.now();
       for (const pathPrefix of ['/price/v3', '/ultra/v1/order']) {
-        await control(sim, '/faults', { kind: 'malformed-json', count: 1, pathPrefix });
-        await control(sim, '/faults', { kind: 'schema-break', count: 1, pathPrefix });
+        await control(world.sim, '/faults', { kind: 'malformed-json', count: 1, pathPrefix });
+        await control(world.sim, '/faults', { kind: 'schema-break', count: 1, pathPrefix });
       }
-      await waitUntil('the broken responses to be consumed', async () => (await control<{ faults: unknown[] }>(sim, '/faults', undefined, 'GET')).faults.length === 0, 30_000);
+      await waitUntil('the broken responses to be consumed', async () => (await control<{ faults: unknown[] }>(world.sim, '/faults', undefined, 'GET')).faults.length === 0, 30_000);
       const recovered = Date.now();
       expect(exitedEarly).toBeUndefined();
 
@@ -91,7 +79,7 @@ describe('a keeper through rate-limit storms, 5xx bursts and broken responses', 
       const intents = await waitUntil(
         `${RUNS} terminal intents`,
         async () => {
-          const all = await readIntents(redis.url, PREFIX);
+          const all = await readIntents(world.redis.url, PREFIX);
           return all.length >= RUNS && all.every((i) => isTerminalState(i.state)) ? all : undefined;
         },
         90_000,
@@ -100,7 +88,7 @@ describe('a keeper through rate-limit storms, 5xx bursts and broken responses', 
 
       // No intent lost, none doubled: one per run; every one terminal; each landed swap settled exactly once.
       expect(intents).toHaveLength(RUNS);
-      const settled = (await ledger(sim)).filter((t) => t.wallet === wallet && t.kind === 'ultra');
+      const settled = (await ledger(world.sim)).filter((t) => t.wallet === wallet && t.kind === 'ultra');
       const landed = intents.filter((i) => i.state === 'landed');
       expect(settled).toHaveLength(landed.length);
       for (const i of landed) expect(settled.filter((s) => s.requestId === i.requestId)).toHaveLength(1);
@@ -117,7 +105,7 @@ describe('a keeper through rate-limit storms, 5xx bursts and broken responses', 
       expect(landed).toHaveLength(RUNS);
 
       // Backoff during the storm: each 429 retry waited about the time the headers named, and no URL was hammered.
-      const requests = sim.requests().filter(isJupiter);
+      const requests = world.sim.requests().filter(isJupiter);
       const inStorm = requests.filter((r) => r.at >= stormFrom && r.at < stormTo);
       expect(inStorm.filter((r) => r.status === 429).length).toBeGreaterThan(0);
       expect(inStorm.length, 'Jupiter requests during the 6 s storm').toBeLessThanOrEqual(60);

@@ -9,8 +9,8 @@ import type { RunningSimulator } from '../../src/sim/server.js';
 import { isTerminal } from '../../src/engine/states.js';
 import { StrategyStateStore } from '../../src/store/engineStore.js';
 import { IntentStore, type IntentRecord } from '../../src/store/intents.js';
-import { airdrop, balances, control, ledger, SOL, startTestSim, USDC, type LedgerTx } from './sim.js';
-import { dcaConfig, scratchDir, spawnKeeper, startTestRedis, writeConfig, writeKeypair, type KeeperProcess, type TestRedis } from './keeper.js';
+import { airdrop, balances, control, ledger, SOL, USDC, type LedgerTx } from './sim.js';
+import { dcaConfig, spawnKeeper, startKeeperEnv, writeConfig, writeKeypair, type KeeperProcess, type TestRedis } from './keeper.js';
 
 /** Ledger kinds of swaps a keeper settles: Ultra executes and Metis swaps sent through RPC. */
 const SWAP_KINDS = new Set(['ultra', 'swap']);
@@ -61,24 +61,21 @@ export interface Case {
 
 /** Starts a file's simulator (clockSpeed 1) and Redis (AOF on request). */
 export async function startHarness(label: string, o: { aof?: boolean } = {}): Promise<Harness> {
-  const scratch = scratchDir(label);
-  const sim = await startTestSim({ clockSpeed: 1 });
-  const redis = await startTestRedis({ aof: o.aof ?? false });
+  const env = await startKeeperEnv(label, { aof: o.aof });
+  const { sim, redis } = env;
   const cases: CaseImpl[] = [];
   return {
     sim,
     redis,
-    dir: scratch.dir,
+    dir: env.dir,
     newCase: async (caseLabel) => {
-      const c = await createCase(sim, redis, scratch.dir, `${label}-${caseLabel}`);
+      const c = await createCase(sim, redis, env.dir, `${label}-${caseLabel}`);
       cases.push(c);
       return c;
     },
     close: async () => {
       await Promise.all(cases.map((c) => c.killAll()));
-      await sim.close();
-      await redis.stop();
-      scratch.cleanup();
+      await env.close();
     },
   };
 }

@@ -5,6 +5,9 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { Keypair } from '@solana/web3.js';
 import { Redis } from 'ioredis';
+import { afterAll, beforeAll } from 'vitest';
+import type { RunningSimulator, SimulatorOptions } from '../../src/sim/server.js';
+import { startTestSim } from './sim.js';
 
 /** The project root (where bin/jup-keeper.js lives). */
 export const ROOT = resolve(import.meta.dirname, '../..');
@@ -251,4 +254,55 @@ export function freePort(): Promise<number> {
       s.close(() => res(port));
     });
   });
+}
+
+/** What an end-to-end test file runs keepers against: its own simulator, its own Redis and a scratch directory. */
+export interface KeeperEnv {
+  sim: RunningSimulator;
+  redis: TestRedis;
+  dir: string;
+  close(): Promise<void>;
+}
+
+/** Starts a simulator (real-time clock unless told otherwise), a test Redis and a scratch directory. */
+export async function startKeeperEnv(label: string, o: { sim?: SimulatorOptions; aof?: boolean } = {}): Promise<KeeperEnv> {
+  const scratch = scratchDir(label);
+  const sim = await startTestSim({ clockSpeed: 1, ...o.sim });
+  const redis = await startTestRedis({ aof: o.aof ?? false });
+  return {
+    sim,
+    redis,
+    dir: scratch.dir,
+    close: async () => {
+      await sim.close();
+      await redis.stop();
+      scratch.cleanup();
+    },
+  };
+}
+
+/** Starts a KeeperEnv before the file's tests and stops it after; read its parts inside tests and hooks. */
+export function useKeeperEnv(label: string, o: { sim?: SimulatorOptions; aof?: boolean } = {}): Omit<KeeperEnv, 'close'> {
+  let env: KeeperEnv | undefined;
+  beforeAll(async () => {
+    env = await startKeeperEnv(label, o);
+  });
+  afterAll(async () => {
+    await env?.close();
+  });
+  const ready = (): KeeperEnv => {
+    if (!env) throw new Error('the keeper environment is not started yet (read it inside a test or hook)');
+    return env;
+  };
+  return {
+    get sim() {
+      return ready().sim;
+    },
+    get redis() {
+      return ready().redis;
+    },
+    get dir() {
+      return ready().dir;
+    },
+  };
 }

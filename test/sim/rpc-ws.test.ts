@@ -204,7 +204,11 @@ describe('closing the simulator', () => {
     const before = servers();
     const sim = await startSimulator({ seed: 23, clockSpeed: 1 });
     await settle();
-    expect(servers()).toBe(before + 2);
+    // The HTTP server, plus the PubSub listener on port + 1 unless another process (a simulator in a parallel test
+    // file) already holds that port: that listener is best effort, like a validator's.
+    const running = servers() - before;
+    expect(running).toBeGreaterThanOrEqual(1);
+    expect(running).toBeLessThanOrEqual(2);
     const client = await rawClient(wsUrlOf(sim));
     client.send({ jsonrpc: '2.0', id: 1, method: 'slotSubscribe' });
     await client.next(1);

@@ -103,6 +103,11 @@ export const venueSchema = z.strictObject({
   url: url.optional(),
   /** Solana RPC; defaults to `${url}/rpc` for a simulator and SOLANA_RPC_URL for live. */
   rpcUrl: url.optional(),
+  /**
+   * Addresses that may co-sign the venue's transactions besides the wallet (a market maker's vault). For the
+   * simulator venue the keeper adds the simulator's declared vault at start. Any other required signer is refused.
+   */
+  coSigners: z.array(z.string().regex(BASE58_ADDRESS, 'expected a base58 address')).max(16).default([]),
   simulator: z.strictObject({
     seed: z.number().int().min(0).default(1),
     clockSpeed: z.number().min(0).max(1_000).default(1),
@@ -124,6 +129,13 @@ export const riskSchema = z.strictObject({
   minSolReserveLamports: baseUnits.default(20_000_000n),
   /** Refuse tokens with shield warnings of these severities. */
   refuseShieldSeverities: z.array(z.enum(['info', 'warning', 'critical'])).default(['critical']),
+  /**
+   * Most priority fee (compute-unit price times limit, plus tips to known tip accounts) one transaction may pay, in
+   * lamports. The pre-sign guard refuses a transaction that asks for more, whatever the venue says it costs.
+   */
+  maxPriorityFeeLamports: baseUnits.default(1_000_000n),
+  /** Token-2022 mints with a transfer hook or a permanent delegate that may still be traded (refused otherwise). */
+  allowToken2022Mints: z.array(z.string().regex(BASE58_ADDRESS, 'expected a mint address')).max(100).default([]),
 });
 
 /** The configuration file. Secrets are never in it: they come from the environment. */
@@ -167,7 +179,11 @@ export const configSchema = z.strictObject({
     prices: duration(1_000, 3_600_000).default(10_000),
     wallet: duration(1_000, 3_600_000).default(15_000),
     prediction: duration(5_000, 3_600_000).default(30_000),
-  }).default({ prices: 10_000, wallet: 15_000, prediction: 30_000 }),
+    /** Oldest market snapshot (prices) a decision or the pre-sign guard may use. */
+    maxPriceAge: duration(1_000, 3_600_000).default(60_000),
+    /** Oldest wallet snapshot a decision may use. */
+    maxWalletAge: duration(1_000, 3_600_000).default(30_000),
+  }).default({ prices: 10_000, wallet: 15_000, prediction: 30_000, maxPriceAge: 60_000, maxWalletAge: 30_000 }),
   logging: z.strictObject({ level: z.enum(['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent']).default('info') }).default({ level: 'info' }),
   strategies: z.array(strategyInstanceSchema).min(1, 'at least one strategy instance is required'),
 });

@@ -97,6 +97,7 @@ export async function startKeeper(o: KeeperOptions): Promise<RunningKeeper> {
     jup,
     rpc,
     wallet: o.wallet,
+    killSwitch: () => risk.killSwitch(),
     logger: logger.child({ component: 'executor' }),
     maxAttempts: config.execution.maxAttempts,
     build: async (intent, signal) => {

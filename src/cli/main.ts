@@ -8,6 +8,7 @@ import { registerRunCommand } from './commands/run.js';
 import { registerSimCommand } from './commands/sim.js';
 import { registerStatusCommand } from './commands/status.js';
 import { registerIntentsCommand } from './commands/intents.js';
+import { registerKillSwitchCommand } from './commands/killSwitch.js';
 import {
   registerLookupCommands,
   registerOrderCommands,
@@ -31,5 +32,6 @@ registerRunCommand(program, ctx);
 registerSimCommand(program, ctx);
 registerStatusCommand(program, ctx);
 registerIntentsCommand(program, ctx);
+registerKillSwitchCommand(program, ctx);
 
 process.exitCode = await runCli(program, ctx, process.argv);

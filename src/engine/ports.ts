@@ -1,5 +1,6 @@
 import type { EventView, HoldingView, LendPositionView, PredictionPositionView, PriceView, RecurringOrderView, TokenView, TriggerOrderView } from '../sdk/context.js';
 import type { Intent } from '../sdk/intents.js';
+import type { KillSwitchState } from './killSwitch.js';
 import type { IntentState } from './states.js';
 
 /** The ports through which the engine reaches the world; store/ and execution/ implement them, main.ts wires them. */
@@ -74,6 +75,6 @@ export type Enqueue = (intentId: string) => Promise<void>;
 export interface RiskCounters {
   /** Adds `usd` to today's notional if the total stays within `limit`; returns whether it did. */
   reserveNotional(usd: number, limit: number, now: number): Promise<boolean>;
-  /** Whether trading is halted (kill switch), and why. */
-  halted(): Promise<string | null>;
+  /** The kill switch, when engaged (halt, or reduce-only). */
+  killSwitch(): Promise<KillSwitchState | null>;
 }

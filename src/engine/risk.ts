@@ -1,5 +1,6 @@
 import { USDC_MINT, WSOL_MINT } from '../lib/mints.js';
 import type { Intent } from '../sdk/intents.js';
+import { killSwitchVerdict } from './killSwitch.js';
 import type { MarketData, RiskCounters, WalletData } from './ports.js';
 
 /** The limits of the risk gate (config `risk`). */
@@ -17,13 +18,13 @@ export type RiskVerdict = { ok: true; notionalUsd: number } | { ok: false; code:
 const WSOL = WSOL_MINT;
 
 /**
- * The risk gate between decide() and the ledger: the kill switch, per-intent and daily notional limits, slippage,
+ * The risk gate between decide() and the ledger: the kill switch (halt, or reduce-only), per-intent and daily notional limits, slippage,
  * the SOL reserve, and shield warnings on what would be bought. Rejections are recorded with their reason. The
  * daily notional is reserved separately (reserveDaily), once the intent is known to be new.
  */
 export async function checkRisk(intent: Intent, ctx: { market: MarketData; wallet: WalletData; limits: RiskLimits; counters: RiskCounters; now: number }): Promise<RiskVerdict> {
-  const halted = await ctx.counters.halted();
-  if (halted) return { ok: false, code: 'KILL_SWITCH', message: `trading is halted: ${halted}` };
+  const stopped = killSwitchVerdict(await ctx.counters.killSwitch(), intent);
+  if (stopped) return { ok: false, ...stopped };
   const { limits, market, wallet } = ctx;
   const spend = spendOf(intent);
   let notionalUsd = 0;

@@ -4,6 +4,7 @@ import type { JupiterClient } from '../jupiter/client.js';
 import { ExecuteError, JupiterError, SchemaError } from '../jupiter/errors.js';
 import { KeeperError } from '../lib/errors.js';
 import type { Logger } from '../lib/logger.js';
+import { killSwitchVerdict, type KillSwitchState } from '../engine/killSwitch.js';
 import { isTerminal, SIGNED_STATES, type IntentState } from '../engine/states.js';
 import type { Intent } from '../sdk/intents.js';
 import type { SolanaRpc } from '../solana/rpc.js';
@@ -23,6 +24,8 @@ export interface ExecutorDeps {
   wallet: HotWallet;
   build: (intent: Intent, signal?: AbortSignal) => Promise<BuiltTransaction>;
   guard: (tx: VersionedTransaction, allowance: Allowance) => Promise<GuardReport>;
+  /** The kill switch as it is now (read before anything is built and again before anything is signed). */
+  killSwitch: () => Promise<KillSwitchState | null>;
   logger: Logger;
   maxAttempts: number;
   now?: () => number;
@@ -97,6 +100,7 @@ export class Executor {
       await this.move(rec, fence, 'expired', { error: { code: 'DEADLINE', message: 'the intent passed its deadline before it could be sent' } }, log);
       return { done: 'expired' };
     }
+    if (await this.stoppedBySwitch(rec, fence, log)) return { done: 'rejected' };
     let built: BuiltTransaction;
     try {
       built = await this.deps.build(rec.intent, signal);
@@ -120,6 +124,8 @@ export class Executor {
     }
     await this.move(rec, fence, 'guarded', { quote: { ...built.quote, expectedChanges: report.changes } }, log);
 
+    // The switch may have been thrown while the venue built and the guard checked: nothing is signed after it.
+    if (await this.stoppedBySwitch(rec, fence, log)) return { done: 'rejected' };
     this.deps.wallet.sign(built.tx);
     for (const s of built.extraSigners ?? []) s.sign(built.tx);
     const signature = bs58.encode(built.tx.signatures[0] ?? new Uint8Array(64));
@@ -131,6 +137,18 @@ export class Executor {
     const signed = await this.deps.store.get(rec.id);
     if (!signed) throw new MissingIntentError(rec.id);
     return this.submitAndConfirm(signed, fence, log, signal);
+  }
+
+  /**
+   * Whether the kill switch refuses this intent (halt, or reduce-only and the intent adds exposure); if so the
+   * intent ends rejected with the switch's reason. Only unsigned intents come here: signed bytes are committed.
+   */
+  private async stoppedBySwitch(rec: IntentRecord, fence: number, log: Logger): Promise<boolean> {
+    const verdict = killSwitchVerdict(await this.deps.killSwitch(), rec.intent);
+    if (!verdict) return false;
+    log.warn({ code: verdict.code, reason: verdict.message }, 'kill switch: nothing is built or signed for this intent');
+    await this.move(rec, fence, 'rejected', { error: verdict }, log);
+    return true;
   }
 
   /** A signed or submitted intent: re-submit the same bytes and confirm; never sign again. */

@@ -3,7 +3,9 @@ import { z } from 'zod';
 import { decodeJson, encodeJson } from '../lib/json.js';
 import type { DecisionSummary, IntentLedger, MarketData, PredictionData, RiskCounters, SnapshotSource, StrategyStatePort, WalletData } from '../engine/ports.js';
 import { INTENT_STATES } from '../engine/states.js';
+import type { KillSwitchState } from '../engine/killSwitch.js';
 import type { IntentStore } from './intents.js';
+import { KillSwitchStore } from './killSwitch.js';
 import type { SnapshotStore } from './snapshots.js';
 
 /** The intent ledger port over the Redis intent store. */
@@ -88,13 +90,19 @@ export class RiskStore implements RiskCounters {
     return Number((await this.redis.get(`${this.prefix}:risk:notional:${day}`)) ?? 0);
   }
 
-  async halted(): Promise<string | null> {
-    return this.redis.get(`${this.prefix}:killswitch`);
+  async killSwitch(): Promise<KillSwitchState | null> {
+    return new KillSwitchStore(this.redis, this.prefix).read();
   }
 
-  /** Engages the kill switch (no new intents pass the gate) with a reason, or releases it with null. */
-  async setHalted(reason: string | null): Promise<void> {
-    if (reason === null) await this.redis.del(`${this.prefix}:killswitch`);
-    else await this.redis.set(`${this.prefix}:killswitch`, reason);
+  /** Why trading is stopped (either mode of the kill switch), or null. */
+  async halted(): Promise<string | null> {
+    return (await this.killSwitch())?.reason ?? null;
+  }
+
+  /** Engages the kill switch in `halt` mode with a reason, or releases it with null. */
+  async setHalted(reason: string | null, by = 'worker'): Promise<void> {
+    const store = new KillSwitchStore(this.redis, this.prefix);
+    if (reason === null) await store.release();
+    else await store.engage('halt', reason, by);
   }
 }

@@ -107,7 +107,7 @@ describe.concurrent('jup-keeper status', () => {
         { mint: USDC, symbol: 'USDC', amount: '12345678', decimals: 6, ui: '12.345678' },
         { mint: HELP, symbol: 'HELP', amount: '1500', decimals: 3, ui: '1.5' },
       ]);
-      expect(doc.killSwitch).toEqual({ engaged: true, reason: 'operator: maintenance window' });
+      expect(doc.killSwitch).toEqual({ engaged: true, mode: 'halt', reason: 'operator: maintenance window' });
       expect(doc.strategies.map((s: { id: string }) => s.id)).toEqual(['dca', 'rebal']);
       expect(doc.strategies[0]).toMatchObject({ strategy: 'dca-swap', version: '1.0.0', schedule: { every: 2000 }, lastDecision: { at: now - 60_000, outcome: 'intents', intents: [{ id: 'dca.swap.landed', state: 'landed' }] } });
       expect(doc.strategies[1]).toMatchObject({ schedule: { cron: '*/5 * * * *', tz: 'UTC' }, lastDecision: null });
@@ -131,7 +131,7 @@ describe.concurrent('jup-keeper status', () => {
 
     it('says the kill switch is off and lists no refusals for a keeper that did nothing yet', async () => {
       const doc = JSON.parse((await cli('--json', '--prefix', QUIET)).stdout);
-      expect(doc.killSwitch).toEqual({ engaged: false, reason: null });
+      expect(doc.killSwitch).toEqual({ engaged: false, mode: null, reason: null });
       expect(doc.guardRefusals).toEqual([]);
       expect(doc.balances).toBeNull();
       expect(doc.intents.total).toBe(0);
@@ -144,7 +144,7 @@ describe.concurrent('jup-keeper status', () => {
       const run = await cli('--prefix', PREFIX);
       expect(run.code).toBe(0);
       const out = run.stdout;
-      expect(out).toMatch(/^kill switch\s+ENGAGED: operator: maintenance window$/m);
+      expect(out).toMatch(/^kill switch\s+ENGAGED \(halt\): operator: maintenance window$/m);
       expect(out).toMatch(/^venue\s+simulator http:\/\/127\.0\.0\.1:8899$/m);
       expect(out).toMatch(/^intents\s+4 \(1 planned, 1 landed, 2 rejected\)$/m);
       expect(out).toMatch(/^\s+SOL\s+2\.5\s+\(native\)$/m);

@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import type { Redis } from 'ioredis';
 import { z } from 'zod';
 import type { DecisionSummary } from '../../engine/ports.js';
+import type { KillSwitchMode } from '../../engine/killSwitch.js';
 import { INTENT_STATES, type IntentState } from '../../engine/states.js';
 import { formatUnits } from '../../lib/amounts.js';
 import { KeeperError } from '../../lib/errors.js';
@@ -55,7 +56,7 @@ export interface StatusDocument {
   venue: { kind: string; url: string | null; rpcUrl: string | null } | null;
   wallet: { address: string } | null;
   balances: { at: number; sol: { lamports: bigint; ui: string }; tokens: Balance[] } | null;
-  killSwitch: { engaged: boolean; reason: string | null };
+  killSwitch: { engaged: boolean; mode: KillSwitchMode | null; reason: string | null };
   strategies: Array<{ id: string; strategy: string; version: string | null; schedule: z.output<typeof scheduleSchema>; lastDecision: DecisionSummary | null; pnl: Pnl }>;
   intents: { total: number; byState: Record<IntentState, number> };
   orders: { trigger: WalletSnapshot['trigger']; recurring: WalletSnapshot['recurring'] } | null;
@@ -95,7 +96,7 @@ export async function readStatus(redis: Redis, loc: KeeperLocation, now: number)
     snapshots.read('market'),
     snapshots.read('wallet'),
     snapshots.read('prediction'),
-    new RiskStore(redis, prefix).halted(),
+    new RiskStore(redis, prefix).killSwitch(),
     intents.countByState(),
     pnlStore.instances(),
   ]);
@@ -126,7 +127,7 @@ export async function readStatus(redis: Redis, loc: KeeperLocation, now: number)
     venue: meta.venue ? { kind: meta.venue, url: meta.venueUrl ?? null, rpcUrl: meta.rpcUrl ?? null } : null,
     wallet: address ? { address } : null,
     balances: wallet ? { at: wallet.at, sol: { lamports: wallet.lamports, ui: formatUnits(wallet.lamports, 9) }, tokens: wallet.holdings.map((h) => ({ mint: h.mint, symbol: symbolOf(h.mint, market), amount: h.amount, decimals: h.decimals, ui: formatUnits(h.amount, h.decimals) })) } : null,
-    killSwitch: { engaged: halted !== null, reason: halted },
+    killSwitch: { engaged: halted !== null, mode: halted?.mode ?? null, reason: halted?.reason ?? null },
     strategies,
     intents: { total: INTENT_STATES.reduce((t, s) => t + byState[s], 0), byState },
     orders: wallet ? { trigger: wallet.trigger, recurring: wallet.recurring } : null,
@@ -150,7 +151,7 @@ export function renderStatus(doc: StatusDocument): string {
     ['keeper', `prefix ${doc.prefix} on ${doc.redis}${doc.keeper.startedAt ? `, started ${ago(doc.keeper.startedAt)}` : ''}${doc.keeper.config ? ` (${doc.keeper.config})` : ''}`],
     ['venue', doc.venue ? `${doc.venue.kind} ${doc.venue.url ?? ''}`.trim() : 'unknown (no keeper meta)'],
     ['wallet', doc.wallet?.address ?? 'unknown'],
-    ['kill switch', doc.killSwitch.engaged ? `ENGAGED: ${doc.killSwitch.reason ?? ''}`.trim() : 'off'],
+    ['kill switch', doc.killSwitch.engaged ? `ENGAGED (${doc.killSwitch.mode ?? 'halt'}): ${doc.killSwitch.reason ?? ''}`.trim() : 'off'],
     ['intents', `${doc.intents.total}${doc.intents.total > 0 ? ` (${INTENT_STATES.filter((s) => doc.intents.byState[s] > 0).map((s) => `${doc.intents.byState[s]} ${s}`).join(', ')})` : ''}`],
     ['snapshots', (['market', 'wallet', 'prediction'] as const).map((n) => `${n} ${ago(doc.snapshots[n]?.at)}`).join(', ')],
   ];

@@ -1,0 +1,51 @@
+import { knownByMint } from '../lib/mints.js';
+import type { Intent } from '../sdk/intents.js';
+
+/** How the kill switch stops trading: `halt` stops everything new; `reduce-only` lets only position-shrinking intents through. */
+export const KILL_SWITCH_MODES = ['halt', 'reduce-only'] as const;
+/** A kill-switch mode. */
+export type KillSwitchMode = (typeof KILL_SWITCH_MODES)[number];
+
+/** An engaged kill switch. */
+export interface KillSwitchState {
+  mode: KillSwitchMode;
+  reason: string;
+  /** Unix ms when it was engaged (0 when unknown). */
+  at: number;
+  /** Who engaged it: `cli`, `worker`, a rule name. */
+  by: string;
+}
+
+/**
+ * Whether an intent shrinks a position, so that it may pass a `reduce-only` switch: closing and cancelling what is
+ * open, withdrawing, claiming, selling, and swaps that sell a token into a stable coin. Everything that adds
+ * exposure (buys, new orders, deposits, sends) does not.
+ */
+export function reducesPosition(intent: Intent): boolean {
+  switch (intent.kind) {
+    case 'trigger.cancel':
+    case 'recurring.cancel':
+    case 'lend.withdraw':
+    case 'prediction.sell':
+    case 'prediction.closeOrder':
+    case 'prediction.claim':
+    case 'send.clawback':
+      return true;
+    case 'swap':
+      return isStable(intent.outputMint) && !isStable(intent.inputMint);
+    default:
+      return false;
+  }
+}
+
+/** The verdict of the switch on one intent: undefined to let it through, else the refusal. */
+export function killSwitchVerdict(state: KillSwitchState | null, intent: Intent): { code: string; message: string } | undefined {
+  if (!state) return undefined;
+  if (state.mode === 'halt') return { code: 'KILL_SWITCH', message: `trading is halted: ${state.reason}` };
+  if (!reducesPosition(intent)) return { code: 'KILL_SWITCH_REDUCE_ONLY', message: `the kill switch is reduce-only (${state.reason}); this ${intent.kind} does not shrink a position` };
+  return undefined;
+}
+
+function isStable(mint: string): boolean {
+  return knownByMint(mint)?.category === 'stable';
+}

@@ -1,0 +1,59 @@
+import type { Redis } from 'ioredis';
+import { z } from 'zod';
+import type { KillSwitchState } from '../engine/killSwitch.js';
+import { KILL_SWITCH_MODES } from '../engine/killSwitch.js';
+
+const stateSchema = z.object({
+  mode: z.enum(KILL_SWITCH_MODES),
+  reason: z.string(),
+  at: z.number(),
+  by: z.string(),
+});
+
+/**
+ * The kill switch in Redis: one key per deployment, read by every worker before it builds or signs anything, so a
+ * switch thrown by one process (the CLI, a worker that met an error needing a human) stops them all within one job.
+ */
+export class KillSwitchStore {
+  constructor(
+    private readonly redis: Redis,
+    private readonly prefix: string,
+  ) {}
+
+  private get key(): string {
+    return `${this.prefix}:killswitch`;
+  }
+
+  /** The switch, or null when trading runs normally. */
+  async read(): Promise<KillSwitchState | null> {
+    const raw = await this.redis.get(this.key);
+    if (raw === null) return null;
+    return parseState(raw);
+  }
+
+  /** Engages the switch (replacing any earlier mode and reason). */
+  async engage(mode: KillSwitchState['mode'], reason: string, by: string, now = Date.now()): Promise<KillSwitchState> {
+    const state: KillSwitchState = { mode, reason, at: now, by };
+    await this.redis.set(this.key, JSON.stringify(state));
+    return state;
+  }
+
+  /** Releases the switch; returns whether it was engaged. */
+  async release(): Promise<boolean> {
+    return (await this.redis.del(this.key)) === 1;
+  }
+}
+
+/**
+ * A stored switch. A value that is not the JSON this store writes (an older keeper wrote the bare reason, or
+ * someone set the key by hand) still means "halted": a kill switch must fail closed.
+ */
+function parseState(raw: string): KillSwitchState {
+  try {
+    const parsed = stateSchema.safeParse(JSON.parse(raw));
+    if (parsed.success) return parsed.data;
+  } catch {
+    // not JSON: fall through
+  }
+  return { mode: 'halt', reason: raw.slice(0, 500) || 'halted', at: 0, by: 'unknown' };
+}

@@ -1,4 +1,6 @@
-import { Keypair, VersionedTransaction } from '@solana/web3.js';
+import { Keypair, PublicKey, VersionedTransaction } from '@solana/web3.js';
+import { createAssociatedTokenAccountIdempotentInstruction, getAssociatedTokenAddressSync } from '@solana/spl-token';
+import { tokenProgramId } from '../../src/sim/catalog.js';
 import { startSimulator, type RunningSimulator, type SimulatorOptions } from '../../src/sim/server.js';
 
 export const SOL = 'So11111111111111111111111111111111111111112';
@@ -69,4 +71,18 @@ export function signBase64(transaction: string, signer: Keypair): string {
   const tx = VersionedTransaction.deserialize(Buffer.from(transaction, 'base64'));
   tx.sign([signer]);
   return Buffer.from(tx.serialize()).toString('base64');
+}
+
+/** Opens a wallet's empty associated token account of a listed mint (the wallet signs and pays); returns its address. */
+export function openTokenAccount(sim: RunningSimulator, owner: Keypair, mint: string): string {
+  const venue = sim.ctx.state.venue;
+  const token = venue.token(mint);
+  if (!token) throw new Error(`unknown mint ${mint}`);
+  const program = new PublicKey(tokenProgramId(token));
+  const account = getAssociatedTokenAddressSync(new PublicKey(mint), owner.publicKey, true, program);
+  const { tx } = venue.chain.buildTransaction(owner.publicKey, [createAssociatedTokenAccountIdempotentInstruction(owner.publicKey, account, owner.publicKey, new PublicKey(mint), program)]);
+  tx.sign([owner]);
+  const outcome = venue.settle(tx);
+  if (outcome.kind !== 'landed') throw new Error(`opening the token account did not land: ${JSON.stringify(outcome)}`);
+  return account.toBase58();
 }

@@ -1,8 +1,10 @@
+import { randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import { z } from 'zod';
 import { decodeJson, encodeJson } from '../lib/json.js';
 import { INTENT_KINDS, intentSchema, type Intent, type IntentKind } from '../sdk/intents.js';
 import { ALLOWED_FROM, INTENT_STATES, isTerminal, type IntentState } from '../engine/states.js';
+import { DurableWriter, type StoreDurability } from './durable.js';
 
 /** One intent's record in the ledger. */
 export interface IntentRecord {
@@ -41,6 +43,20 @@ export interface IntentRecord {
 /** Fields a move may set. */
 export type IntentPatch = Partial<Pick<IntentRecord, 'attempt' | 'requestId' | 'signedTx' | 'signature' | 'signatures' | 'lastValidBlockHeight' | 'route' | 'quote' | 'result' | 'error'>>;
 
+/** Options of `IntentStore.move`. */
+export interface MoveOptions {
+  /** Return only once the write is durable; throws KeeperError REDIS_NOT_DURABLE (action `retry`) otherwise. */
+  durable?: boolean;
+  /** The call's move token (default: a fresh random one). A move repeated with the same token is a no-op. */
+  token?: string;
+}
+
+/** Options of the IntentStore constructor. */
+export interface IntentStoreOptions {
+  /** How durable moves are confirmed on this Redis (`checkRedis`'s `durability` and `replicas`). */
+  durability?: StoreDurability;
+}
+
 /** Result of a move. */
 export type MoveResult = { ok: true; from: IntentState } | { ok: false; reason: 'fence' | 'state' | 'missing'; state: IntentState | null };
 
@@ -71,25 +87,39 @@ const recordSchema = z.object({
 });
 
 // Moves an intent if its fence matches (when given) and its state is one the target allows. Keeps the per-state
-// index sets and the update time in the same atomic step.
-// KEYS[1] intent hash; ARGV[1] fence ('' = unfenced), ARGV[2] target state, ARGV[3] allowed states (csv),
-// ARGV[4] state-set key prefix, ARGV[5] id, ARGV[6] now, ARGV[7..] field/value pairs.
+// index sets and the update time in the same atomic step. Every key is declared (Redis Cluster routes a script by
+// its KEYS; with a hash-tagged prefix they all share one slot).
+// KEYS[1] intent hash, KEYS[2..] the per-state id sets in the order of ARGV[6]; ARGV[1] fence ('' = unfenced),
+// ARGV[2] target state, ARGV[3] allowed states (csv), ARGV[4] id, ARGV[5] now, ARGV[6] every state (csv),
+// ARGV[7] move token, ARGV[8..] field/value pairs.
+// The move token makes a repeated call a no-op: ioredis re-sends a command whose reply was lost in a reconnect, so
+// a move can run twice; the second run finds its own token and answers as the first did (instead of "state", which
+// the executor would take for corruption and halt on). It rewrites the token to the same value: that changes no
+// data but makes the current connection's last write follow the original move, so a WAIT/WAITAOF after it covers it.
 const MOVE_LUA = `
-local cur = redis.call('HMGET', KEYS[1], 'state', 'fence')
+local cur = redis.call('HMGET', KEYS[1], 'state', 'fence', 'moveToken', 'moveFrom')
 if not cur[1] then return {'missing', ''} end
+if cur[3] == ARGV[7] then
+  redis.call('HSET', KEYS[1], 'moveToken', ARGV[7])
+  return {'ok', cur[4]}
+end
 if ARGV[1] ~= '' and cur[2] ~= ARGV[1] then return {'fence', cur[1]} end
 local allowed = false
 for s in string.gmatch(ARGV[3], '[^,]+') do if s == cur[1] then allowed = true end end
 if not allowed then return {'state', cur[1]} end
+local setOf = {}
+local k = 2
+for s in string.gmatch(ARGV[6], '[^,]+') do setOf[s] = KEYS[k]; k = k + 1 end
+if not setOf[cur[1]] or not setOf[ARGV[2]] then return redis.error_reply('MOVE: unknown state ' .. cur[1] .. ' or ' .. ARGV[2]) end
 local n = #ARGV
-if n >= 7 then
+if n >= 8 then
   local pairs = {}
-  for i = 7, n do pairs[#pairs + 1] = ARGV[i] end
+  for i = 8, n do pairs[#pairs + 1] = ARGV[i] end
   redis.call('HSET', KEYS[1], unpack(pairs))
 end
-redis.call('HSET', KEYS[1], 'state', ARGV[2], 'updatedAt', ARGV[6])
-redis.call('SREM', ARGV[4] .. cur[1], ARGV[5])
-redis.call('SADD', ARGV[4] .. ARGV[2], ARGV[5])
+redis.call('HSET', KEYS[1], 'state', ARGV[2], 'updatedAt', ARGV[5], 'moveToken', ARGV[7], 'moveFrom', cur[1])
+redis.call('SREM', setOf[cur[1]], ARGV[4])
+redis.call('SADD', setOf[ARGV[2]], ARGV[4])
 return {'ok', cur[1]}
 `;
 
@@ -107,10 +137,19 @@ return {'created', ARGV[3]}
 
 /** The intent ledger in Redis: the system of record of what the bot decided and what happened to it. */
 export class IntentStore {
+  private readonly durable: DurableWriter;
+
+  /**
+   * `options.durability` (from `checkRedis` at start-up) says how `move(..., { durable: true })` makes a write
+   * durable; without it durable moves are plain moves (paper, tests, read-only commands).
+   */
   constructor(
     private readonly redis: Redis,
     private readonly prefix: string,
-  ) {}
+    options: IntentStoreOptions = {},
+  ) {
+    this.durable = new DurableWriter(redis, options.durability);
+  }
 
   private key(id: string): string {
     return `${this.prefix}:intent:${id}`;
@@ -165,8 +204,14 @@ export class IntentStore {
     return this.redis.hincrby(this.key(id), 'fence', 1);
   }
 
-  /** Moves an intent to `to` if the fence (when given) and the current state allow it. */
-  async move(id: string, fence: number | null, to: IntentState, patch: IntentPatch = {}, now = Date.now()): Promise<MoveResult> {
+  /**
+   * Moves an intent to `to` if the fence (when given) and the current state allow it. Idempotent per call: a move
+   * re-sent after a reconnect (or repeated with the same `opts.token`) answers as the first run did and changes
+   * nothing. With `opts.durable` it returns only once the write is durable (WAITAOF, or the fsync-always reply plus
+   * WAIT for replicas), and throws a KeeperError REDIS_NOT_DURABLE (action `retry`) when that cannot be confirmed:
+   * the move may then have been applied but must not be relied on (call `confirmDurable` before acting on it later).
+   */
+  async move(id: string, fence: number | null, to: IntentState, patch: IntentPatch = {}, now = Date.now(), opts: MoveOptions = {}): Promise<MoveResult> {
     const fields: string[] = [];
     for (const [k, v] of Object.entries(patch)) {
       if (v === undefined) continue;
@@ -178,9 +223,24 @@ export class IntentStore {
       else value = encodeJson(v);
       fields.push(k, value);
     }
-    const out = (await this.redis.eval(MOVE_LUA, 1, this.key(id), fence === null ? '' : String(fence), to, ALLOWED_FROM[to].join(','), this.stateSetPrefix, id, String(now), ...fields)) as [string, string];
+    const keys = [this.key(id), ...INTENT_STATES.map((s) => `${this.stateSetPrefix}${s}`)];
+    const args = [fence === null ? '' : String(fence), to, ALLOWED_FROM[to].join(','), id, String(now), INTENT_STATES.join(','), opts.token ?? randomUUID(), ...fields];
+    const out = (await this.durable.eval(MOVE_LUA, keys, args, opts.durable === true)) as [string, string];
     if (out[0] === 'ok') return { ok: true, from: stateSchema.parse(out[1]) };
     return { ok: false, reason: out[0] as 'fence' | 'state' | 'missing', state: out[1] ? stateSchema.parse(out[1]) : null };
+  }
+
+  /**
+   * Returns once every ledger write made so far is durable (a no-op where durable moves need no wait). For a job
+   * that finds an intent already `signed` after a REDIS_NOT_DURABLE: confirm before the bytes leave the process.
+   */
+  async confirmDurable(): Promise<void> {
+    await this.durable.barrier(`${this.prefix}:durable-barrier`);
+  }
+
+  /** Closes the dedicated connections durable moves use (the shared connection belongs to the caller). */
+  async close(): Promise<void> {
+    await this.durable.close();
   }
 
   /** Ids in a state. */

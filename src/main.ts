@@ -1,7 +1,7 @@
 import type { VersionedTransaction } from '@solana/web3.js';
 import type { KeeperConfig } from './config/load.js';
 import { evaluate } from './engine/evaluate.js';
-import { decisionWindow } from './engine/ids.js';
+import { windowOf } from './engine/ids.js';
 import type { Watches } from './sdk/strategy.js';
 import { buildTransaction } from './execution/build.js';
 import { Executor } from './execution/executor.js';
@@ -51,9 +51,6 @@ export interface RunningKeeper {
   wallet: string;
   close(): Promise<void>;
 }
-
-/** Snapshots older than this are not decided on. */
-const MAX_SNAPSHOT_AGE_MS = 120_000;
 
 /**
  * The composition root: wires Redis, the Jupiter client, the RPC, the wallet, the stores, the feeds, the engine,
@@ -140,7 +137,7 @@ export async function startKeeper(o: KeeperOptions): Promise<RunningKeeper> {
             logger.warn({ instance: id }, 'no such strategy instance in this config; skipping its evaluation');
             return undefined;
           }
-          const window = 'every' in instance.schedule ? decisionWindow(at, instance.schedule.every) : at;
+          const window = windowOf(at, 'every' in instance.schedule ? instance.schedule.every : undefined);
           return evaluate({ id: instance.id, definition: instance.definition, params: instance.params }, window, Date.now(), {
             snapshots: snapshotSource(snapshots),
             ledger: intentLedger(intents),
@@ -150,7 +147,8 @@ export async function startKeeper(o: KeeperOptions): Promise<RunningKeeper> {
             limits: config.risk,
             maxIntentsPerEvaluation: config.risk.maxIntentsPerEvaluation,
             deadlineMs: config.execution.deadline,
-            maxSnapshotAgeMs: MAX_SNAPSHOT_AGE_MS,
+            maxPriceAgeMs: config.feeds.maxPriceAge,
+            maxWalletAgeMs: config.feeds.maxWalletAge,
             logger: logger.child({ component: 'evaluate' }),
           });
         },

@@ -1,7 +1,7 @@
 import { WSOL_MINT } from '../lib/mints.js';
-import { deepFreeze, type MarketView, type StrategyContext, type StrategyLogger } from '../sdk/context.js';
-import type { MarketData, PredictionData, WalletData } from './ports.js';
-
+import { deepFreeze, type MarketView, type PendingIntentState, type PendingIntentView, type StrategyContext, type StrategyLogger } from '../sdk/context.js';
+import type { MarketData, PendingIntentData, PredictionData, WalletData } from './ports.js';
+import type { IntentState } from './states.js';
 
 /** Builds the frozen context of one decide() call from the snapshots. */
 export function buildContext<P, S extends Record<string, unknown>>(input: {
@@ -11,6 +11,8 @@ export function buildContext<P, S extends Record<string, unknown>>(input: {
   market: MarketData;
   prediction: PredictionData | undefined;
   wallet: WalletData;
+  /** The instance's intents from the ledger's pending read (non-terminal, and recent landings). */
+  pending: readonly PendingIntentData[];
   state: S;
   log: StrategyLogger;
 }): StrategyContext<P, S> {
@@ -36,8 +38,31 @@ export function buildContext<P, S extends Record<string, unknown>>(input: {
     market: (id) => markets.get(id),
     openOrders: { trigger: wallet.trigger, recurring: wallet.recurring },
     positions: { lend: wallet.lend, prediction: wallet.prediction },
+    pendingIntents: pendingIntents(input.pending, wallet.at),
     state: structuredClone(input.state),
     log: input.log,
   };
   return deepFreeze(ctx);
+}
+
+/** Whether an intent in this state can be pending: true for every live state and for `landed`. */
+const CAN_BE_PENDING: Readonly<Record<IntentState, boolean>> = { planned: true, built: true, guarded: true, signed: true, submitted: true, landed: true, failed: false, expired: false, rejected: false };
+
+function isPendingState(state: IntentState): state is PendingIntentState {
+  return CAN_BE_PENDING[state];
+}
+
+/**
+ * What the strategy sees as pending: intents still planned or in flight, and those that landed at or after the
+ * wallet snapshot's time (the snapshot may not include them; counting one twice makes a strategy wait a feed
+ * cycle, missing one makes it ask again). Oldest first.
+ */
+export function pendingIntents(pending: readonly PendingIntentData[], walletAt: number): PendingIntentView[] {
+  const out: PendingIntentView[] = [];
+  for (const p of [...pending].sort((a, b) => a.createdAt - b.createdAt)) {
+    const state = p.state;
+    if (!isPendingState(state) || (state === 'landed' && p.updatedAt < walletAt)) continue;
+    out.push({ id: p.id, kind: p.kind, state, intent: p.intent, createdAt: p.createdAt });
+  }
+  return out;
 }

@@ -1,5 +1,5 @@
 import type { EventView, HoldingView, LendPositionView, PredictionPositionView, PriceView, RecurringOrderView, TokenView, TriggerOrderView } from '../sdk/context.js';
-import type { Intent } from '../sdk/intents.js';
+import type { Intent, IntentKind } from '../sdk/intents.js';
 import type { KillSwitchState } from './killSwitch.js';
 import type { IntentState } from './states.js';
 
@@ -37,12 +37,63 @@ export interface SnapshotSource {
   wallet(): Promise<WalletData | undefined>;
 }
 
-/** A strategy instance's persisted state and last decision. */
+/**
+ * A strategy instance's persisted state, the last decision window applied to it, and its last decision. The state
+ * advances only together with the window's intents, in one atomic commit fenced by the window read before deciding:
+ * a replay of an applied window (or an older one arriving late) cannot write, and two evaluations of one instance
+ * at once cannot both write (the second is refused and decides again on the first one's state).
+ */
 export interface StrategyStatePort {
-  getState(instance: string): Promise<Record<string, unknown>>;
-  setState(instance: string, state: Record<string, unknown>): Promise<void>;
+  /** The state and the applied window, in one round trip. */
+  load(instance: string): Promise<LoadedStrategyState>;
+  /**
+   * If the applied window is still `expectedWindow`: records the intents (never overwriting one that exists), writes
+   * the state (when given), sets the applied window to `window` and records the decision, all at once. Otherwise
+   * changes nothing and returns the applied window found.
+   */
+  commit(instance: string, commit: EvaluationCommit): Promise<CommitOutcome>;
+  /** Records a decision that changes no state (skipped, or the strategy failed). */
   recordDecision(instance: string, decision: DecisionSummary): Promise<void>;
 }
+
+/** What `StrategyStatePort.load` returns. */
+export interface LoadedStrategyState {
+  state: Record<string, unknown>;
+  /** Start (unix ms) of the last decision window whose evaluation was committed; null before the first. */
+  appliedWindow: number | null;
+}
+
+/** A new intent record, as the evaluation commits it. */
+export interface NewIntentRecord {
+  id: string;
+  instance: string;
+  /** Strategy name@version. */
+  strategy: string;
+  intent: Intent;
+  /** Unix ms. */
+  createdAt: number;
+  /** Unix ms after which no new attempt is made. */
+  deadline: number;
+  /** Set when the risk gate refused it: recorded directly in `rejected` with this reason. */
+  rejection?: { code: string; message: string } | undefined;
+  /** Start of the window that decided it, unix ms. */
+  windowStart: number;
+}
+
+/** One evaluation's writes (see `StrategyStatePort.commit`). */
+export interface EvaluationCommit {
+  /** The applied window the evaluation read before deciding. */
+  expectedWindow: number | null;
+  /** Start of the window being applied, unix ms: later than `expectedWindow`. */
+  window: number;
+  /** The state decide() returned; undefined keeps the stored one. */
+  state: Record<string, unknown> | undefined;
+  intents: NewIntentRecord[];
+  decision: DecisionSummary;
+}
+
+/** Whether a commit was applied, with each intent's state (its current one when it already existed). */
+export type CommitOutcome = { ok: true; intents: Array<{ id: string; created: boolean; state: IntentState }> } | { ok: false; appliedWindow: number | null };
 
 /** What status shows about a strategy's last evaluation. */
 export interface DecisionSummary {
@@ -53,19 +104,27 @@ export interface DecisionSummary {
   message?: string;
 }
 
-/** The intent ledger as the engine uses it. */
+/** One of an instance's own intents that may not show in the wallet view yet. */
+export interface PendingIntentData {
+  id: string;
+  kind: IntentKind;
+  state: IntentState;
+  intent: Intent;
+  /** Unix ms. */
+  createdAt: number;
+  /** Unix ms of its last move (for a landed intent, when the landing was recorded). */
+  updatedAt: number;
+  /** Start of the window that decided it (unix ms); null for records that predate it. */
+  windowStart: number | null;
+}
+
+/** The intent ledger as the engine reads it (evaluations write through `StrategyStatePort.commit`). */
 export interface IntentLedger {
-  exists(id: string): Promise<boolean>;
-  /** Records an intent in `planned`, or directly in `rejected` when the risk gate refused it. Never overwrites. */
-  create(rec: {
-    id: string;
-    instance: string;
-    strategy: string;
-    intent: Intent;
-    createdAt: number;
-    deadline: number;
-    rejection?: { code: string; message: string };
-  }): Promise<{ created: boolean; state: IntentState }>;
+  /**
+   * The instance's intents in a non-terminal state, and those that landed at or after `keepLandedSince` (unix ms),
+   * oldest first, in one or two round trips. Records that do not parse are named in `corrupt`, not thrown.
+   */
+  pending(instance: string, keepLandedSince: number): Promise<{ intents: PendingIntentData[]; corrupt: Array<{ id: string; problem: string }> }>;
 }
 
 /** Hands an intent to the execute queue (idempotent: the intent id is the job id). */

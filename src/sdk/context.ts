@@ -1,5 +1,7 @@
 /** What a strategy sees: a frozen, read-only view of the market and the wallet at one instant. No I/O. */
 
+import type { Intent, IntentKind } from './intents.js';
+
 /** A token's USD price and facts. */
 export interface PriceView {
   /** USD per whole token (a float: prices may be numbers, amounts may not). */
@@ -105,6 +107,25 @@ export interface WalletView {
   balance(mint: string): bigint;
 }
 
+/** Where a pending intent is: planned or in flight, or `landed` after the wallet snapshot was taken. */
+export type PendingIntentState = 'planned' | 'built' | 'guarded' | 'signed' | 'submitted' | 'landed';
+
+/**
+ * One of the instance's own intents whose effect the wallet view does not show yet: it is planned, being built,
+ * signed or sent, or it landed after the wallet snapshot was taken. Intents that failed, expired or were rejected
+ * are not pending (nothing happened), nor are landings the wallet view already includes.
+ */
+export interface PendingIntentView {
+  /** The intent id (also its ledger key and job id). */
+  id: string;
+  kind: IntentKind;
+  state: PendingIntentState;
+  /** What was asked for, exactly as decide() returned it (defaults applied). */
+  intent: Intent;
+  /** When it was decided, unix ms. */
+  createdAt: number;
+}
+
 /** A structured logger bound to the strategy instance. */
 export interface StrategyLogger {
   debug(message: string, fields?: Record<string, unknown>): void;
@@ -129,7 +150,14 @@ export interface StrategyContext<P = unknown, S = Record<string, unknown>> {
   market(marketId: string): MarketView | undefined;
   readonly openOrders: { readonly trigger: readonly TriggerOrderView[]; readonly recurring: readonly RecurringOrderView[] };
   readonly positions: { readonly lend: readonly LendPositionView[]; readonly prediction: readonly PredictionPositionView[] };
-  /** The strategy's own state, as its last decide() returned it. */
+  /**
+   * This instance's own intents that are planned or in flight, or that landed after the wallet snapshot was taken
+   * (their effect is not in `wallet` yet), oldest first. A strategy that reacts to the wallet should count these as
+   * already asked for, so that it does not ask again while the wallet feed catches up: e.g. a rebalancer subtracts
+   * a pending swap's input from its balance. Empty when nothing is pending.
+   */
+  readonly pendingIntents: readonly PendingIntentView[];
+  /** The strategy's own state, as its last decide() that recorded its window returned it. */
   readonly state: Readonly<S>;
   readonly log: StrategyLogger;
 }

@@ -1,18 +1,16 @@
 import type { Redis } from 'ioredis';
-import { z } from 'zod';
-import { decodeJson, encodeJson } from '../lib/json.js';
-import type { DecisionSummary, IntentLedger, MarketData, PredictionData, RiskCounters, SnapshotSource, StrategyStatePort, WalletData } from '../engine/ports.js';
-import { INTENT_STATES } from '../engine/states.js';
+import type { IntentLedger, MarketData, PredictionData, RiskCounters, SnapshotSource, WalletData } from '../engine/ports.js';
 import type { KillSwitchState } from '../engine/killSwitch.js';
 import type { IntentStore } from './intents.js';
 import { KillSwitchStore } from './killSwitch.js';
 import type { SnapshotStore } from './snapshots.js';
 
+export { StrategyStateStore } from './strategyState.js';
+
 /** The intent ledger port over the Redis intent store. */
 export function intentLedger(store: IntentStore): IntentLedger {
   return {
-    exists: (id) => store.exists(id),
-    create: (rec) => store.create(rec),
+    pending: (instance, keepLandedSince) => store.pending(instance, keepLandedSince),
   };
 }
 
@@ -23,42 +21,6 @@ export function snapshotSource(snapshots: SnapshotStore): SnapshotSource {
     prediction: async (): Promise<PredictionData | undefined> => snapshots.read('prediction'),
     wallet: async (): Promise<WalletData | undefined> => snapshots.read('wallet'),
   };
-}
-
-const decisionSchema = z.object({
-  at: z.number(),
-  window: z.string(),
-  outcome: z.enum(['intents', 'nothing', 'skipped', 'error']),
-  intents: z.array(z.object({ id: z.string(), kind: z.string(), state: z.enum(INTENT_STATES), reason: z.string().optional() })),
-  message: z.string().optional(),
-});
-
-/** Strategy state and last decisions in Redis. */
-export class StrategyStateStore implements StrategyStatePort {
-  constructor(
-    private readonly redis: Redis,
-    private readonly prefix: string,
-  ) {}
-
-  async getState(instance: string): Promise<Record<string, unknown>> {
-    const text = await this.redis.get(`${this.prefix}:strategy:${instance}:state`);
-    if (text === null) return {};
-    return z.record(z.string(), z.unknown()).parse(decodeJson(text));
-  }
-
-  async setState(instance: string, state: Record<string, unknown>): Promise<void> {
-    await this.redis.set(`${this.prefix}:strategy:${instance}:state`, encodeJson(state));
-  }
-
-  async recordDecision(instance: string, decision: DecisionSummary): Promise<void> {
-    await this.redis.set(`${this.prefix}:strategy:${instance}:decision`, JSON.stringify(decision));
-  }
-
-  /** The last decision of an instance, if any. */
-  async lastDecision(instance: string): Promise<DecisionSummary | undefined> {
-    const text = await this.redis.get(`${this.prefix}:strategy:${instance}:decision`);
-    return text === null ? undefined : decisionSchema.parse(JSON.parse(text));
-  }
 }
 
 // Adds ARGV[1] to the day's total unless it would pass ARGV[2]. KEYS[1] the day's counter.

@@ -4,7 +4,12 @@ import { z } from 'zod';
 import { decodeJson, encodeJson } from '../lib/json.js';
 import { INTENT_KINDS, intentSchema, type Intent, type IntentKind } from '../sdk/intents.js';
 import { ALLOWED_FROM, INTENT_STATES, isTerminal, type IntentState } from '../engine/states.js';
+import { CREATE_INTENT_LUA_FN, intentKeys, newIntentFields, parseOrProblem, type CorruptIntent, type NewIntent } from './intentLayout.js';
+import { readPending, type PendingRecord } from './pendingIntents.js';
 import { DurableWriter, type StoreDurability } from './durable.js';
+
+export type { CorruptIntent, NewIntent } from './intentLayout.js';
+export type { PendingRecord } from './pendingIntents.js';
 
 /** One intent's record in the ledger. */
 export interface IntentRecord {
@@ -123,16 +128,12 @@ redis.call('SADD', setOf[ARGV[2]], ARGV[4])
 return {'ok', cur[1]}
 `;
 
-// Creates the record only if absent. KEYS[1] intent hash, KEYS[2] index zset, KEYS[3] the initial state's set;
-// ARGV[1] id, ARGV[2] createdAt, ARGV[3] initial state, ARGV[4..] field/value pairs.
-const CREATE_LUA = `
-if redis.call('EXISTS', KEYS[1]) == 1 then return {'exists', redis.call('HGET', KEYS[1], 'state')} end
-local pairs = {}
-for i = 4, #ARGV do pairs[#pairs + 1] = ARGV[i] end
-redis.call('HSET', KEYS[1], unpack(pairs))
-redis.call('ZADD', KEYS[2], ARGV[2], ARGV[1])
-redis.call('SADD', KEYS[3], ARGV[1])
-return {'created', ARGV[3]}
+// Creates the record only if absent. KEYS[1] intent hash, KEYS[2] index zset, KEYS[3] the initial state's set,
+// KEYS[4] the instance's index zset; ARGV[1] id, ARGV[2] createdAt, ARGV[3] initial state, ARGV[4..] field/value pairs.
+const CREATE_LUA = `${CREATE_INTENT_LUA_FN}
+local fields = {}
+for i = 4, #ARGV do fields[#fields + 1] = ARGV[i] end
+return create_intent(KEYS[1], KEYS[2], KEYS[3], KEYS[4], ARGV[1], ARGV[2], ARGV[3], fields)
 `;
 
 /** The intent ledger in Redis: the system of record of what the bot decided and what happened to it. */
@@ -165,25 +166,10 @@ export class IntentStore {
    * Records a new intent, in `planned` or directly in `rejected` (with its reason) when the risk gate refused it;
    * returns created: false (and changes nothing) if the id already exists.
    */
-  async create(
-    rec: Pick<IntentRecord, 'id' | 'instance' | 'strategy' | 'intent' | 'createdAt' | 'deadline'> & { rejection?: { code: string; message: string } },
-  ): Promise<{ created: boolean; state: IntentState }> {
-    const initial: IntentState = rec.rejection ? 'rejected' : 'planned';
-    const fields: Record<string, string> = {
-      id: rec.id,
-      instance: rec.instance,
-      strategy: rec.strategy,
-      kind: rec.intent.kind,
-      intent: encodeJson(rec.intent),
-      state: initial,
-      fence: '0',
-      attempt: '1',
-      createdAt: String(rec.createdAt),
-      updatedAt: String(rec.createdAt),
-      deadline: String(rec.deadline),
-    };
-    if (rec.rejection) fields.error = JSON.stringify(rec.rejection);
-    const out = (await this.redis.eval(CREATE_LUA, 3, this.key(rec.id), this.indexKey, `${this.stateSetPrefix}${initial}`, rec.id, String(rec.createdAt), initial, ...Object.entries(fields).flat())) as [string, string];
+  async create(rec: NewIntent): Promise<{ created: boolean; state: IntentState }> {
+    const { initial, fields } = newIntentFields(rec);
+    const k = intentKeys(this.prefix);
+    const out = (await this.redis.eval(CREATE_LUA, 4, k.record(rec.id), k.index, k.stateSet(initial), k.byInstance(rec.instance), rec.id, String(rec.createdAt), initial, ...fields)) as [string, string];
     return { created: out[0] === 'created', state: stateSchema.parse(out[1]) };
   }
 
@@ -261,17 +247,56 @@ export class IntentStore {
     return Object.fromEntries(INTENT_STATES.map((s, i) => [s, counts[i] ?? 0])) as Record<IntentState, number>;
   }
 
-  /** The most recent intents, newest first. */
+  /** The most recent intents that parse, newest first (corrupt ones are left out; `list()` names them). */
   async recent(limit = 100): Promise<IntentRecord[]> {
     const ids = await this.redis.zrevrange(this.indexKey, 0, Math.max(0, limit - 1));
-    const recs = await Promise.all(ids.map((id) => this.get(id)));
-    return recs.filter((r): r is IntentRecord => r !== undefined);
+    return (await this.read(ids)).records;
   }
 
-  /** Every intent, oldest first. */
+  /** Every intent that parses, oldest first (corrupt ones are left out; `list()` names them). */
   async all(): Promise<IntentRecord[]> {
-    const ids = await this.redis.zrange(this.indexKey, 0, -1);
-    const recs = await Promise.all(ids.map((id) => this.get(id)));
-    return recs.filter((r): r is IntentRecord => r !== undefined);
+    return (await this.list()).records;
+  }
+
+  /**
+   * Every intent, oldest first, in two round trips. A record that does not parse is left out of `records` and
+   * named in `corrupt`, never thrown: one damaged hash must not hide every other intent from status and the CLI.
+   */
+  async list(): Promise<IntentListing> {
+    return this.read(await this.redis.zrange(this.indexKey, 0, -1));
+  }
+
+  /** The records of `ids` in one round trip, in that order: absent ones left out, corrupt ones named. */
+  async read(ids: readonly string[]): Promise<IntentListing> {
+    if (ids.length === 0) return { records: [], corrupt: [] };
+    const pipe = this.redis.pipeline();
+    for (const id of ids) pipe.hgetall(this.key(id));
+    const replies = (await pipe.exec()) ?? [];
+    const out: IntentListing = { records: [], corrupt: [] };
+    ids.forEach((id, i) => {
+      const [err, raw] = replies[i] ?? [new Error('no reply'), null];
+      if (err) throw err;
+      const hash = raw as Record<string, string>;
+      if (Object.keys(hash).length === 0) return;
+      const parsed = parseOrProblem(recordSchema, hash);
+      if ('problem' in parsed) out.corrupt.push({ id, problem: parsed.problem });
+      else out.records.push(parsed.value);
+    });
+    return out;
+  }
+
+  /**
+   * The instance's intents whose effect may not be in a wallet view yet: every one in a non-terminal state, and
+   * those that landed at or after `keepLandedSince` (unix ms). Two round trips; see `readPending`.
+   */
+  pending(instance: string, keepLandedSince: number): Promise<{ intents: PendingRecord[]; corrupt: CorruptIntent[] }> {
+    return readPending(this.redis, this.prefix, instance, keepLandedSince);
   }
 }
+
+/** Intent records read in bulk: those that parse, and those that do not. */
+export interface IntentListing {
+  records: IntentRecord[];
+  corrupt: CorruptIntent[];
+}
+

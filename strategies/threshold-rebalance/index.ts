@@ -1,7 +1,9 @@
 // threshold-rebalance: keeps a two-token portfolio near a target weight. Nothing happens inside the band; outside
-// it, one swap moves the portfolio back to the target, at most maxSwapUsd at a time.
+// it, one swap moves the portfolio back to the target, at most maxSwapUsd at a time. Its own pending swaps count
+// as done (their input is gone, their output is on its way), so a wallet feed that lags does not make it ask for
+// the same correction again in every window.
 import { z } from 'zod';
-import { defineStrategy, type PriceView } from '../../src/sdk/index.js';
+import { defineStrategy, type PendingIntentView, type PriceView } from '../../src/sdk/index.js';
 import { mintParam, SOL_MINT } from '../../src/sdk/symbols.js';
 
 /** Lamports never sold when SOL is one side of the portfolio (0.02 SOL for fees and rent). */
@@ -50,12 +52,36 @@ function sellable(balance: bigint, mint: string): bigint {
   return balance > REBALANCE_SOL_RESERVE_LAMPORTS ? balance - REBALANCE_SOL_RESERVE_LAMPORTS : 0n;
 }
 
+/**
+ * Balances of base and quote as they will be once the instance's pending swaps between them settle: a pending
+ * swap's input is taken off, its output added at today's prices (an estimate: the venue's fill decides).
+ */
+function projected(
+  balances: { base: bigint; quote: bigint },
+  pending: readonly PendingIntentView[],
+  p: { base: string; quote: string },
+  prices: { base: PriceView; quote: PriceView },
+): { base: bigint; quote: bigint; swaps: number } {
+  const out = { ...balances, swaps: 0 };
+  const side = (mint: string): 'base' | 'quote' | undefined => (mint === p.base ? 'base' : mint === p.quote ? 'quote' : undefined);
+  for (const { intent } of pending) {
+    if (intent.kind !== 'swap') continue;
+    const from = side(intent.inputMint);
+    const to = side(intent.outputMint);
+    if (!from || !to || from === to) continue;
+    out[from] = out[from] > intent.amount ? out[from] - intent.amount : 0n;
+    out[to] += unitsFor(usdValue(intent.amount, prices[from]), prices[to]);
+    out.swaps += 1;
+  }
+  return out;
+}
+
 const pct = (weight: number): string => `${(weight * 100).toFixed(1)}%`;
 
 /** Rebalances two tokens toward a target USD weight when the weight leaves the band. */
 export const thresholdRebalance = defineStrategy({
   name: 'threshold-rebalance',
-  version: '1.0.0',
+  version: '1.1.0',
   description: 'swap back toward targetBaseWeight when the USD weight of base drifts beyond bandPct',
   params: thresholdRebalanceParams,
   watches: (p) => ({ mints: [p.base, p.quote] }),
@@ -67,8 +93,10 @@ export const thresholdRebalance = defineStrategy({
       ctx.log.debug('skipping: no price for base or quote');
       return [];
     }
-    const baseBalance = ctx.wallet.balance(p.base);
-    const quoteBalance = ctx.wallet.balance(p.quote);
+    const held = projected({ base: ctx.wallet.balance(p.base), quote: ctx.wallet.balance(p.quote) }, ctx.pendingIntents, p, { base: basePrice, quote: quotePrice });
+    if (held.swaps > 0) ctx.log.debug('counting pending swaps as done', { swaps: held.swaps });
+    const baseBalance = held.base;
+    const quoteBalance = held.quote;
     const baseUsd = usdValue(baseBalance, basePrice);
     const totalUsd = baseUsd + usdValue(quoteBalance, quotePrice);
     if (!(totalUsd > 0)) return [];

@@ -3,6 +3,7 @@ import {
   deepFreeze,
   intentSchema,
   type Intent,
+  type PendingIntentView,
   type PriceView,
   type StrategyContext,
   type StrategyDefinition,
@@ -27,6 +28,8 @@ export interface ContextSetup<S> {
   lamports?: bigint;
   /** Token balances by mint, base units. */
   tokens?: Record<string, { amount: bigint; decimals: number }>;
+  /** The instance's pending intents (planned, in flight, or landed after the wallet snapshot). */
+  pending?: PendingIntentView[];
   /** The strategy's state as its previous decide() returned it. */
   state?: S;
 }
@@ -60,6 +63,7 @@ export function strategyContext<P, S extends Record<string, unknown>>(
     market: () => undefined,
     openOrders: { trigger: [], recurring: [] },
     positions: { lend: [], prediction: [] },
+    pendingIntents: setup.pending ?? [],
     state: setup.state ?? ({} as S),
     log: { debug: record('debug'), info: record('info'), warn: record('warn') },
   };

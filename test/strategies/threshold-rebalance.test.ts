@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { REBALANCE_SOL_RESERVE_LAMPORTS, thresholdRebalance } from '../../strategies/index.js';
+import type { PendingIntentView } from '../../src/sdk/index.js';
 import { KNOWN_SYMBOLS } from '../../src/sdk/symbols.js';
 import { decide, type ContextSetup } from '../helpers/strategyContext.js';
 
@@ -55,6 +56,34 @@ describe('threshold-rebalance', () => {
       expect(intents).toEqual([
         { kind: 'swap', via: 'metis', inputMint: USDC, outputMint: SOL, amount: 500_000_000n, slippageBps: 30, reason: 'base weight 25.0% vs target 50.0% ± 5 pts: buy base' },
       ]);
+    });
+  });
+
+  describe('when its own swaps are still pending (the wallet view does not show them yet)', () => {
+    const pending = (amount: bigint, state: PendingIntentView['state'] = 'submitted', inputMint = SOL, outputMint = USDC): PendingIntentView => ({
+      id: `rebal.swap.${state}`,
+      kind: 'swap',
+      state,
+      intent: { kind: 'swap', via: 'ultra', inputMint, outputMint, amount },
+      createdAt: Date.UTC(2026, 0, 1),
+    });
+
+    it('does not ask again for a correction already on its way, in flight or landed after the snapshot', () => {
+      for (const state of ['planned', 'submitted', 'landed'] as const) {
+        expect(decide(thresholdRebalance, PARAMS, { ...wallet(15, 500), pending: [pending(5_000_000_000n, state)] }).intents, state).toEqual([]);
+      }
+    });
+
+    it('asks only for what the pending swaps leave undone', () => {
+      // $2,000 at 75 % SOL; a pending sale of 2 SOL ($200) leaves 13 SOL / $700: the rest of the way is 3 SOL.
+      const { intents, logs } = decide(thresholdRebalance, PARAMS, { ...wallet(15, 500), pending: [pending(2_000_000_000n)] });
+      expect(intents).toEqual([expect.objectContaining({ inputMint: SOL, outputMint: USDC, amount: 3_000_000_000n })]);
+      expect(logs).toContainEqual({ level: 'debug', message: 'counting pending swaps as done', fields: { swaps: 1 } });
+    });
+
+    it('ignores pending swaps of other pairs', () => {
+      const other = pending(1_000_000n, 'planned', USDC, KNOWN_SYMBOLS.JUP!.mint);
+      expect(decide(thresholdRebalance, PARAMS, { ...wallet(15, 500), pending: [other] }).intents[0]).toMatchObject({ amount: 5_000_000_000n });
     });
   });
 

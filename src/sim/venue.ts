@@ -8,6 +8,7 @@ import { WSOL_MINT } from '../lib/mints.js';
 import { SimClock } from './clock.js';
 import { buildCatalog, tokenProgramId, type SimToken } from './catalog.js';
 import { SimChain, firstSignature as txId, type SimulationResult, type SubmitOutcome } from './chain/chain.js';
+import { innerInstructionsBefore, NO_LOADED_ADDRESSES } from './chain/meta.js';
 import { TicketBook, type Ticket } from './chain/tickets.js';
 import { PriceBook } from './market/prices.js';
 import { Router } from './market/quote.js';
@@ -62,6 +63,14 @@ export class Venue {
     this.prices = new PriceBook(this.tokens, this.seed, this.clock);
     this.router = new Router(this.tokens, this.prices);
     this.genesis();
+  }
+
+  /**
+   * The keys the venue may add as co-signers of the transactions it hands out (Ultra and swap transactions carry a
+   * vault payment that the vault signs at settlement). A client checking signers accepts these and no others.
+   */
+  coSigners(): PublicKey[] {
+    return [this.vault.publicKey];
   }
 
   /** The token listed at a mint. */
@@ -180,11 +189,23 @@ export class Venue {
     this.tickets.prune(now);
     const ticket = this.tickets.match(tx, now);
     if (sigVerify && !this.chain.signaturesValid(tx, ticket ? [ticket.cosigner.publicKey] : [])) return { kind: 'bad-signature' };
-    if (!this.chain.isBlockhashValid(tx.message.recentBlockhash)) return simulated({ err: 'BlockhashNotFound', logs: [], unitsConsumed: 0n, postAccounts: [] });
+    if (!this.chain.isBlockhashValid(tx.message.recentBlockhash)) {
+      return simulated({ err: 'BlockhashNotFound', logs: [], unitsConsumed: 0n, postAccounts: [], innerInstructions: null, loadedAddresses: NO_LOADED_ADDRESSES, returnData: null });
+    }
     const failure = ticket?.preSettle?.();
     if (failure) {
+      // The instructions before the refused one ran: their inner instructions are what a validator would record.
+      const ran = this.chain.simulate(tx, false);
       const logs = [`Program log: AnchorError occurred. Error Code: SlippageToleranceExceeded. Error Number: ${failure.code}.`];
-      return simulated({ err: { InstructionError: [failure.failInstruction, { Custom: failure.code }] }, logs, unitsConsumed: 0n, postAccounts: [] });
+      return simulated({
+        err: { InstructionError: [failure.failInstruction, { Custom: failure.code }] },
+        logs,
+        unitsConsumed: 0n,
+        postAccounts: [],
+        innerInstructions: innerInstructionsBefore(ran.innerInstructions ?? [], failure.failInstruction),
+        loadedAddresses: ran.loadedAddresses,
+        returnData: null,
+      });
     }
     if (!ticket || !sigVerify) return simulated(this.chain.simulate(tx, sigVerify));
     const cosigned = VersionedTransaction.deserialize(tx.serialize());

@@ -7,7 +7,8 @@ import type { SimClock } from '../clock.js';
 import { U64_MAX } from '../../lib/amounts.js';
 import { decodeTokenAccount, feeOf, firstSignature, isTokenProgram, LAMPORTS_PER_SIGNATURE, mintData, tokenAccountData, type MintOptions } from './accounts.js';
 import { cosign, verifyEd25519 } from './ed25519.js';
-import { landedDespiteError, txErrorJson, type TxErrorJson } from './txErrors.js';
+import { accountKeysOf, innerInstructionsBefore, innerInstructionsOf, loadedAddressesOf, NO_LOADED_ADDRESSES, returnDataOf } from './meta.js';
+import { landedDespiteError, ranDespiteError, txErrorJson, type TxErrorJson } from './txErrors.js';
 import type { ChainEvent, LandedTransaction, LedgerEntry, SignatureStatus, SimulationResult, SubmitOptions, SubmitOutcome, TokenBalance } from './types.js';
 
 export * from './types.js';
@@ -108,14 +109,17 @@ export class SimChain {
     for (const c of options.cosigners ?? []) cosign(tx, c);
     const finalSignature = firstSignature(tx);
     const slot = this.syncClock();
-    const accounts = tx.message.staticAccountKeys;
+    const loadedAddresses = loadedAddressesOf(tx, (k) => this.account(k));
+    const accounts = accountKeysOf(tx, loadedAddresses);
     const preBalances = accounts.map((k) => this.lamports(k));
     const preTokenBalances = this.tokenBalances(accounts);
     const result = this.svm.sendVersionedTransaction(tx.serialize());
-    const landed = (unitsConsumed: bigint): LandedTransaction => ({
+    const landed = (unitsConsumed: bigint, innerInstructions: LandedTransaction['innerInstructions']): LandedTransaction => ({
       tx,
       fee: feeOf(tx),
       accounts,
+      loadedAddresses,
+      innerInstructions,
       preBalances,
       postBalances: accounts.map((k) => this.lamports(k)),
       preTokenBalances,
@@ -126,14 +130,15 @@ export class SimChain {
       const err = txErrorJson(result);
       const logs = result.meta().logs();
       if (!landedDespiteError(err)) return { kind: 'rejected', signature: finalSignature, err, logs };
-      this.statuses.set(finalSignature, { slot, err, logs, landed: landed(result.meta().computeUnitsConsumed()) });
-      this.indexTokenAccounts(tx);
+      const ran = ranDespiteError(err) ? innerInstructionsOf(result.meta()) : null;
+      this.statuses.set(finalSignature, { slot, err, logs, landed: landed(result.meta().computeUnitsConsumed(), ran) });
+      this.indexTokenAccounts(accounts);
       this.emit({ signature: finalSignature, slot });
       return { kind: 'landed-failed', signature: finalSignature, slot, err, logs };
     }
     const logs = result.logs();
-    this.statuses.set(finalSignature, { slot, err: null, logs, landed: landed(result.computeUnitsConsumed()) });
-    this.indexTokenAccounts(tx);
+    this.statuses.set(finalSignature, { slot, err: null, logs, landed: landed(result.computeUnitsConsumed(), innerInstructionsOf(result)) });
+    this.indexTokenAccounts(accounts);
     if (options.record) this.ledger.push({ ...options.record, signature: finalSignature, slot });
     options.onLanded?.(finalSignature, slot);
     this.emit({ signature: finalSignature, slot });
@@ -153,14 +158,28 @@ export class SimChain {
     const account = this.account(payer);
     const fee = feeOf(tx);
     if (!account || BigInt(account.lamports) < fee) return { kind: 'rejected', signature, err: 'InsufficientFundsForFee', logs: [] };
-    const accounts = tx.message.staticAccountKeys;
+    // What ran before the refused instruction, as a validator records it for a transaction that failed there.
+    const ran = this.simulate(tx, false);
+    const innerInstructions = innerInstructionsBefore(ran.innerInstructions ?? [], instructionIndex);
+    const accounts = accountKeysOf(tx, ran.loadedAddresses);
     const preBalances = accounts.map((k) => this.lamports(k));
     this.setAccount(payer, { ...account, lamports: Number(BigInt(account.lamports) - fee) });
     const slot = this.syncClock();
     const err: TxErrorJson = { InstructionError: [instructionIndex, { Custom: customCode }] };
     const logs = [`Program log: AnchorError occurred. Error Code: SlippageToleranceExceeded. Error Number: ${customCode}.`];
     const tokens = this.tokenBalances(accounts);
-    const landed: LandedTransaction = { tx, fee, accounts, preBalances, postBalances: accounts.map((k) => this.lamports(k)), preTokenBalances: tokens, postTokenBalances: tokens, unitsConsumed: 0n };
+    const landed: LandedTransaction = {
+      tx,
+      fee,
+      accounts,
+      loadedAddresses: ran.loadedAddresses,
+      innerInstructions,
+      preBalances,
+      postBalances: accounts.map((k) => this.lamports(k)),
+      preTokenBalances: tokens,
+      postTokenBalances: tokens,
+      unitsConsumed: 0n,
+    };
     this.statuses.set(signature, { slot, err, logs, landed });
     this.emit({ signature, slot });
     return { kind: 'landed-failed', signature, slot, err, logs };
@@ -168,16 +187,28 @@ export class SimChain {
 
   /**
    * Simulates without committing. With `sigVerify: false`, unsigned transactions are accepted. Returns the error
-   * (if any), logs, compute units and the post-simulation state of the accounts the transaction touched.
+   * (if any), logs, compute units, inner instructions, return data and the post-simulation state of the accounts
+   * the transaction touched (the fee payer with the fee deducted, as Agave's loaded accounts have it).
    */
   simulate(tx: VersionedTransaction, sigVerify: boolean): SimulationResult {
     this.syncClock();
+    const loadedAddresses = loadedAddressesOf(tx, (k) => this.account(k));
     if (!sigVerify) this.svm.setSigverify(false);
     try {
       const r = this.svm.simulateVersionedTransaction(tx.serialize());
       if (r instanceof FailedTransactionMetadata) {
         const meta = r.meta();
-        return { err: txErrorJson(r), logs: meta.logs(), unitsConsumed: meta.computeUnitsConsumed(), postAccounts: [] };
+        const err = txErrorJson(r);
+        const ran = ranDespiteError(err);
+        return {
+          err,
+          logs: meta.logs(),
+          unitsConsumed: meta.computeUnitsConsumed(),
+          postAccounts: [],
+          innerInstructions: ran ? innerInstructionsOf(meta) : null,
+          loadedAddresses,
+          returnData: ran ? returnDataOf(meta) : null,
+        };
       }
       const meta = r.meta();
       return {
@@ -185,6 +216,9 @@ export class SimChain {
         logs: meta.logs(),
         unitsConsumed: meta.computeUnitsConsumed(),
         postAccounts: r.postAccounts().map((a) => ({ address: new PublicKey(a.address), account: toAccountInfo(a.account()) })),
+        innerInstructions: innerInstructionsOf(meta),
+        loadedAddresses,
+        returnData: returnDataOf(meta),
       };
     } finally {
       if (!sigVerify) this.svm.setSigverify(true);
@@ -288,6 +322,8 @@ export class SimChain {
       tx: undefined,
       fee: LAMPORTS_PER_SIGNATURE,
       accounts: [address],
+      loadedAddresses: NO_LOADED_ADDRESSES,
+      innerInstructions: innerInstructionsOf(result),
       preBalances: [before],
       postBalances: [this.lamports(address)],
       preTokenBalances: [],
@@ -345,8 +381,8 @@ export class SimChain {
     return slot;
   }
 
-  private indexTokenAccounts(tx: VersionedTransaction): void {
-    for (const key of tx.message.staticAccountKeys) {
+  private indexTokenAccounts(keys: readonly PublicKey[]): void {
+    for (const key of keys) {
       const acc = this.account(key);
       if (acc && isTokenProgram(acc.owner) && acc.data.length >= ACCOUNT_SIZE) this.indexTokenAccount(key, acc.data);
     }

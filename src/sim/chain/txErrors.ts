@@ -62,6 +62,15 @@ export function landedDespiteError(err: TxErrorJson): boolean {
   return 'InstructionError' in err || 'InsufficientFundsForRent' in err || 'DuplicateInstruction' in err;
 }
 
+/**
+ * Errors a transaction gets only after its instructions ran (an instruction failed, or an account was left below
+ * rent): the runtime recorded its logs and inner instructions. Any other error refused it before execution.
+ */
+export function ranDespiteError(err: TxErrorJson): boolean {
+  if (typeof err === 'string') return false;
+  return 'InstructionError' in err || 'InsufficientFundsForRent' in err;
+}
+
 /** The message an RPC node prints for an error, e.g. "custom program error: 0x1771". */
 export function describeTxError(err: TxErrorJson): string {
   if (typeof err === 'string') return err;

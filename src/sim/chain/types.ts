@@ -26,13 +26,44 @@ export interface SignatureStatus {
   landed?: LandedTransaction;
 }
 
+/**
+ * One instruction a program invoked through CPI, as the runtime records it. Account and program indexes point into
+ * the transaction's full key list (static keys, then loaded writable, then loaded readonly); stackHeight is 2 for a
+ * call made by a top-level instruction, 3 for one made from there, and so on.
+ */
+export interface CompiledInnerInstruction {
+  programIdIndex: number;
+  accounts: number[];
+  data: Uint8Array;
+  stackHeight: number;
+}
+
+/** The inner instructions of a transaction: one list per top-level instruction, empty when it made no CPI. */
+export type InnerInstructionList = CompiledInnerInstruction[][];
+
+/** The addresses a v0 transaction loaded from address lookup tables. */
+export interface LoadedAddresses {
+  writable: PublicKey[];
+  readonly: PublicKey[];
+}
+
+/** Data a program returned (set_return_data), with the program that set it. */
+export interface ReturnData {
+  programId: PublicKey;
+  data: Uint8Array;
+}
+
 /** A landed transaction as getTransaction reports it. Balances are lamports, in the order of `accounts`. */
 export interface LandedTransaction {
   /** The transaction as it landed (co-signed); undefined for faucet airdrops, which LiteSVM signs itself. */
   tx: VersionedTransaction | undefined;
   /** Lamports charged to the fee payer. */
   fee: bigint;
+  /** Every account key: the static ones, then those loaded from lookup tables (writable, then readonly). */
   accounts: PublicKey[];
+  loadedAddresses: LoadedAddresses;
+  /** What its instructions invoked; null when it never ran (charged a fee only). */
+  innerInstructions: InnerInstructionList | null;
   preBalances: bigint[];
   postBalances: bigint[];
   /** Token accounts among `accounts`, before and after. */
@@ -80,4 +111,8 @@ export interface SimulationResult {
   unitsConsumed: bigint;
   /** State after the simulation of the accounts the transaction touched (empty when it failed). */
   postAccounts: Array<{ address: PublicKey; account: AccountInfo<Uint8Array> }>;
+  /** What its instructions invoked, failed runs included; null when it never ran (refused before execution). */
+  innerInstructions: InnerInstructionList | null;
+  loadedAddresses: LoadedAddresses;
+  returnData: ReturnData | null;
 }

@@ -16,7 +16,8 @@ const RENT_EXEMPT_EPOCH = Number(U64_MAX);
 export interface UiTokenAmount {
   amount: string;
   decimals: number;
-  uiAmount: number;
+  /** null when 10^decimals overflows a u64, as in Agave. */
+  uiAmount: number | null;
   uiAmountString: string;
 }
 
@@ -37,10 +38,16 @@ export interface UiAccount {
   space: number;
 }
 
-/** A token amount in base units with its decimals, as RPC answers carry it. */
+/** Above this many decimals 10^decimals overflows a u64 and Agave reports no uiAmount. */
+const MAX_UI_AMOUNT_DECIMALS = 19;
+
+/**
+ * A token amount in base units with its decimals, as RPC answers carry it (Agave's token_amount_to_ui_amount):
+ * uiAmount is the u64 amount as f64 divided by 10^decimals as f64, uiAmountString the exact decimal, trimmed.
+ */
 export function uiTokenAmount(amount: bigint, decimals: number): UiTokenAmount {
-  const uiAmountString = formatUnits(amount, decimals);
-  return { amount: amount.toString(), decimals, uiAmount: Number(uiAmountString), uiAmountString };
+  const uiAmount = decimals <= MAX_UI_AMOUNT_DECIMALS ? Number(amount) / 10 ** decimals : null;
+  return { amount: amount.toString(), decimals, uiAmount, uiAmountString: formatUnits(amount, decimals) };
 }
 
 /**

@@ -1,10 +1,12 @@
 import { PublicKey, type VersionedTransaction } from '@solana/web3.js';
 import { z } from 'zod';
 import type { LandedTransaction, SimChain, TokenBalance } from '../chain/chain.js';
+import { accountKeysOf } from '../chain/meta.js';
 import type { Venue } from '../venue.js';
 import { readMint, uiTokenAmount } from './accounts.js';
 import { method, RpcCode, RpcError, type MethodTable } from './jsonrpc.js';
 import { blockTimeOf, configParam, contextSlot, pubkeyParam, signatureParam, withContext, type Commitment, type RpcEnv } from './params.js';
+import { uiInnerInstructions } from './parseInstruction.js';
 import { airdropTransaction, encodeTransaction } from './wire.js';
 
 /** Without searchTransactionHistory a node only looks in its recent status cache (about this many slots). */
@@ -51,28 +53,35 @@ export const historyMethods: MethodTable<RpcEnv> = {
       );
     }
     const landed = s.landed;
+    const encoding = config?.encoding ?? 'json';
+    const keys = accountKeysOf(tx, landed.loadedAddresses);
+    // An airdrop's transaction is drawn after the fact (faucet, recipient, system program); only the recipient's
+    // balances were recorded, the others are read now.
     const balances = (which: 'preBalances' | 'postBalances') =>
-      tx.message.staticAccountKeys.map((k) => {
+      keys.map((k) => {
         const i = landed.accounts.findIndex((a) => a.equals(k));
         return i >= 0 ? (landed[which][i] ?? 0n) : venue.chain.lamports(k);
       });
+    const base58Keys = keys.map((k) => k.toBase58());
+    const loaded = { writable: landed.loadedAddresses.writable.map((k) => k.toBase58()), readonly: landed.loadedAddresses.readonly.map((k) => k.toBase58()) };
     return {
       slot: s.slot,
       blockTime: blockTimeOf(venue, s.slot),
       ...(max === undefined ? {} : { version: tx.version }),
-      transaction: encodeTransaction(tx, config?.encoding ?? 'json'),
+      transaction: encodeTransaction(tx, encoding, landed.loadedAddresses),
       meta: {
         err: s.err,
         status: s.err === null ? { Ok: null } : { Err: s.err },
         fee: landed.fee,
         preBalances: balances('preBalances'),
         postBalances: balances('postBalances'),
-        innerInstructions: [],
+        innerInstructions: landed.innerInstructions ? uiInnerInstructions(landed.innerInstructions, base58Keys, encoding === 'jsonParsed' ? 'jsonParsed' : 'json') : null,
         logMessages: s.logs,
         preTokenBalances: tokenBalances(venue.chain, landed.preTokenBalances),
         postTokenBalances: tokenBalances(venue.chain, landed.postTokenBalances),
         rewards: [],
-        loadedAddresses: { writable: [], readonly: [] },
+        // jsonParsed lists the loaded addresses among the message's account keys instead (Agave skips this field).
+        ...(encoding === 'jsonParsed' ? {} : { loadedAddresses: loaded }),
         computeUnitsConsumed: landed.unitsConsumed,
       },
     };

@@ -1,11 +1,13 @@
 import { VersionedTransaction, type PublicKey } from '@solana/web3.js';
 import { z } from 'zod';
 import { WSOL_MINT } from '../../lib/mints.js';
-import { firstSignature, type SimulationResult } from '../chain/chain.js';
+import { firstSignature, type ReturnData, type SimulationResult } from '../chain/chain.js';
+import { accountKeysOf } from '../chain/meta.js';
 import { landedDespiteError, type TxErrorJson } from '../chain/txErrors.js';
 import { encodeAccount, type UiAccount } from './accounts.js';
 import { method, RpcCode, RpcError, type MethodTable } from './jsonrpc.js';
 import { commitmentParam, configParam, contextSlot, pubkeyParam, withContext, type RpcEnv } from './params.js';
+import { uiInnerInstructions } from './parseInstruction.js';
 import { decodeTransaction, txErrorMessage } from './wire.js';
 
 const txEncoding = z.enum(['base58', 'base64']);
@@ -37,7 +39,9 @@ export const txMethods: MethodTable<RpcEnv> = {
    */
   sendTransaction: method([['transaction', z.string()], ['config', sendConfig]], ([encoded, config], { venue, logger }: RpcEnv) => {
     const tx = decodeTransaction(encoded, config?.encoding ?? 'base58');
-    contextSlot(venue, { commitment: config?.preflightCommitment, minContextSlot: config?.minContextSlot });
+    // Agave reads the processed bank when preflight is skipped, the preflight commitment's bank otherwise.
+    const commitment = config?.skipPreflight ? 'processed' : config?.preflightCommitment;
+    contextSlot(venue, { commitment, minContextSlot: config?.minContextSlot });
     const signature = firstSignature(tx);
     if (venue.chain.signatureStatus(signature)) return signature;
     const preflight = venue.preflight(tx);
@@ -68,7 +72,7 @@ export const txMethods: MethodTable<RpcEnv> = {
       tx.message.recentBlockhash = latest.blockhash;
     }
     const addresses = config?.accounts?.addresses;
-    const keyCount = tx.message.staticAccountKeys.length;
+    const keyCount = tx.message.staticAccountKeys.length + tx.message.addressTableLookups.reduce((n, l) => n + l.writableIndexes.length + l.readonlyIndexes.length, 0);
     if (addresses && addresses.length > keyCount) {
       throw new RpcError(RpcCode.invalidParams, `Invalid params: Too many accounts provided; max ${keyCount}`);
     }
@@ -76,13 +80,17 @@ export const txMethods: MethodTable<RpcEnv> = {
     if (preflight.kind === 'bad-signature') throw signatureFailure();
     const r = preflight.result;
     const accounts = addresses ? postAccounts(venue.chain, r, addresses, config?.accounts?.encoding ?? 'base64') : null;
+    // Agave records CPIs only when asked, and has none to show for a transaction refused before it ran.
+    const inner = config?.innerInstructions && r.innerInstructions
+      ? uiInnerInstructions(r.innerInstructions, accountKeysOf(tx, r.loadedAddresses).map((k) => k.toBase58()), 'jsonParsed')
+      : null;
     return withContext(slot, {
       err: r.err,
       logs: r.logs,
       accounts,
       unitsConsumed: r.unitsConsumed,
-      returnData: null,
-      innerInstructions: config?.innerInstructions ? [] : null,
+      returnData: uiReturnData(r.returnData),
+      innerInstructions: inner,
       replacementBlockhash,
     });
   }),
@@ -102,6 +110,11 @@ function postAccounts(chain: RpcEnv['venue']['chain'], r: SimulationResult, addr
     if (!acc || (acc.lamports === 0 && acc.data.length === 0)) return null;
     return encodeAccount(chain, acc, encoding);
   });
+}
+
+/** Return data as answers carry it: the program and the bytes in base64. */
+function uiReturnData(data: ReturnData | null): { programId: string; data: [string, 'base64'] } | null {
+  return data ? { programId: data.programId.toBase58(), data: [Buffer.from(data.data).toString('base64'), 'base64'] } : null;
 }
 
 function signatureFailure(): RpcError {

@@ -1,8 +1,10 @@
 import { createHash } from 'node:crypto';
 import bs58 from 'bs58';
 import { PublicKey, SystemProgram, TransactionMessage, VersionedTransaction } from '@solana/web3.js';
+import type { LoadedAddresses } from '../chain/chain.js';
 import { describeTxError, type TxErrorJson } from '../chain/txErrors.js';
 import { RpcCode, RpcError } from './jsonrpc.js';
+import { parseUiInstruction } from './parseInstruction.js';
 
 /** Largest serialized transaction a node accepts (the packet size less headers). */
 export const PACKET_DATA_SIZE = 1232;
@@ -83,8 +85,11 @@ export function txErrorMessage(err: TxErrorJson): string {
 /** Encodings getTransaction answers in. */
 export type TransactionEncoding = 'json' | 'jsonParsed' | 'base64' | 'base58';
 
-/** A transaction as getTransaction's `transaction` field carries it, in the requested encoding. */
-export function encodeTransaction(tx: VersionedTransaction, encoding: TransactionEncoding): unknown {
+/**
+ * A transaction as getTransaction's `transaction` field carries it, in the requested encoding. jsonParsed lists the
+ * addresses loaded from lookup tables after the static keys and parses the instructions of the programs Agave parses.
+ */
+export function encodeTransaction(tx: VersionedTransaction, encoding: TransactionEncoding, loaded: LoadedAddresses): unknown {
   if (encoding === 'base64') return [Buffer.from(tx.serialize()).toString('base64'), 'base64'];
   if (encoding === 'base58') return [bs58.encode(tx.serialize()), 'base58'];
   const m = tx.message;
@@ -105,17 +110,20 @@ export function encodeTransaction(tx: VersionedTransaction, encoding: Transactio
       },
     };
   }
+  const lookupKeys = (list: PublicKey[], writable: boolean) => list.map((k) => ({ pubkey: k.toBase58(), signer: false, writable, source: 'lookupTable' }));
+  const accountKeys = [
+    ...keys.map((k, i) => ({ pubkey: k.toBase58(), signer: m.isAccountSigner(i), writable: m.isAccountWritable(i), source: 'transaction' })),
+    ...lookupKeys(loaded.writable, true),
+    ...lookupKeys(loaded.readonly, false),
+  ];
+  const allKeys = accountKeys.map((k) => k.pubkey);
   return {
     signatures,
     message: {
-      accountKeys: keys.map((k, i) => ({ pubkey: k.toBase58(), signer: m.isAccountSigner(i), writable: m.isAccountWritable(i), source: 'transaction' })),
+      accountKeys,
       recentBlockhash: m.recentBlockhash,
-      instructions: m.compiledInstructions.map((ix) => ({
-        programId: keys[ix.programIdIndex]?.toBase58() ?? '',
-        accounts: ix.accountKeyIndexes.map((i) => keys[i]?.toBase58() ?? ''),
-        data: bs58.encode(ix.data),
-        stackHeight: null,
-      })),
+      // Top-level instructions have no stack height in answers (null), as in Agave.
+      instructions: m.compiledInstructions.map((ix) => parseUiInstruction({ programIdIndex: ix.programIdIndex, accounts: ix.accountKeyIndexes, data: ix.data }, allKeys, null)),
       ...lookups,
     },
   };

@@ -33,6 +33,10 @@ export function controlRoutes(ctx: SimContext, reset: () => void): Hono<{ Bindin
     }
   });
 
+  // What a client needs to know about this venue before trusting its transactions: who else may sign them, and
+  // where its Solana RPC is.
+  app.get('/venue', (c) => sendJson(c, { coSigners: ctx.state.venue.coSigners().map((k) => k.toBase58()), rpcPath: '/rpc' }));
+
   app.get('/tokens', (c) => {
     const venue = ctx.state.venue;
     return sendJson(c, {

@@ -3,12 +3,13 @@ import { z } from 'zod';
 import { TOKEN_2022_PROGRAM, TOKEN_PROGRAM } from '../catalog.js';
 import { encodeAccount, readMint, readTokenAccount, uiTokenAmount } from './accounts.js';
 import { invalidParam, method, RpcCode, RpcError, type MethodTable } from './jsonrpc.js';
-import { accountEncodingParam, configParam, contextSlot, dataSliceParam, pubkeyParam, withContext, type RpcEnv } from './params.js';
+import { accountEncodingParam, commitmentOnlyParam, configParam, contextSlot, dataSliceParam, pubkeyParam, slotAt, withContext, type RpcEnv } from './params.js';
 
 /** getMultipleAccounts answers at most this many addresses, as a node does. */
 const MAX_MULTIPLE_ACCOUNTS = 100;
 
 const readConfig = configParam({});
+const commitmentConfig = commitmentOnlyParam;
 const accountConfig = configParam({ encoding: accountEncodingParam.optional(), dataSlice: dataSliceParam.optional() });
 const tokenFilter = z.union([z.strictObject({ mint: pubkeyParam }), z.strictObject({ programId: pubkeyParam })], {
   error: 'expected {mint} or {programId}',
@@ -67,15 +68,15 @@ export const accountMethods: MethodTable<RpcEnv> = {
     },
   ),
 
-  getTokenAccountBalance: method([['pubkey', pubkeyParam], ['config', readConfig]], ([pubkey, config], { venue }: RpcEnv) => {
-    const slot = contextSlot(venue, config);
+  getTokenAccountBalance: method([['pubkey', pubkeyParam], ['config', commitmentConfig]], ([pubkey, config], { venue }: RpcEnv) => {
+    const slot = slotAt(venue, config?.commitment);
     const acc = readTokenAccount(venue.chain, pubkey);
     if (!acc) throw invalidParam('not a Token account');
     return withContext(slot, uiTokenAmount(acc.amount, acc.decimals));
   }),
 
-  getTokenSupply: method([['mint', pubkeyParam], ['config', readConfig]], ([mint, config], { venue }: RpcEnv) => {
-    const slot = contextSlot(venue, config);
+  getTokenSupply: method([['mint', pubkeyParam], ['config', commitmentConfig]], ([mint, config], { venue }: RpcEnv) => {
+    const slot = slotAt(venue, config?.commitment);
     const m = readMint(venue.chain, mint);
     if (!m) throw invalidParam('not a Token mint');
     return withContext(slot, uiTokenAmount(m.supply, m.decimals));

@@ -14,6 +14,12 @@ const SLOTS_PER_EPOCH = 432_000n;
 const MAX_ACCOUNT_DATA = 10 * 1024 * 1024;
 /** How many recent slots getRecentPrioritizationFees reports. */
 const PRIORITIZATION_FEE_SLOTS = 150;
+/**
+ * The first slot of the simulator's ledger. Nothing is ever pruned, and the finalized view trails the genesis slot
+ * (at start it reads a slot before it), so the ledger is reported whole from slot 0: every slot a client can be
+ * shown is at or after the first available block, and a signature search covers all of it.
+ */
+const FIRST_AVAILABLE_SLOT = 0n;
 /** The identity getIdentity reports. */
 const IDENTITY = Keypair.fromSeed(seedBytes('rpc-identity')).publicKey;
 
@@ -36,9 +42,13 @@ export const clusterMethods: MethodTable<RpcEnv> = {
   getBlockHeight: method([['config', readConfig]], ([config], { venue }: RpcEnv) => contextSlot(venue, config) - BLOCK_HEIGHT_OFFSET),
 
   getBlockTime: method([['slot', z.number().int().nonnegative()]], ([slot], { venue }: RpcEnv) => {
-    if (BigInt(slot) > slotAt(venue, 'confirmed')) throw new RpcError(-32004, `Block not available for slot ${slot}`);
+    if (BigInt(slot) > slotAt(venue, 'confirmed')) throw new RpcError(RpcCode.blockNotAvailable, `Block not available for slot ${slot}`);
     return blockTimeOf(venue, BigInt(slot));
   }),
+
+  minimumLedgerSlot: method([], () => FIRST_AVAILABLE_SLOT),
+
+  getFirstAvailableBlock: method([], () => FIRST_AVAILABLE_SLOT),
 
   getEpochInfo: method([['config', readConfig]], ([config], { venue }: RpcEnv) => {
     const slot = contextSlot(venue, config);

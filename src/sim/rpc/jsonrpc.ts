@@ -10,6 +10,8 @@ export const RpcCode = {
   /** sendTransaction's preflight simulation failed. */
   preflightFailure: -32002,
   signatureVerificationFailure: -32003,
+  /** The block of a slot not yet confirmed. */
+  blockNotAvailable: -32004,
   transactionVersionNotSupported: -32015,
   minContextSlotNotReached: -32016,
 } as const;

@@ -57,6 +57,12 @@ export function configParam<F extends z.ZodRawShape>(fields: F) {
   return z.looseObject({ ...readConfigFields, ...fields }).nullish();
 }
 
+/**
+ * The config of a method that takes a commitment only (getTokenAccountBalance, getTokenSupply): other fields,
+ * minContextSlot included, are ignored, as Agave's CommitmentConfig ignores them.
+ */
+export const commitmentOnlyParam = z.looseObject({ commitment: commitmentParam.optional() }).nullish();
+
 /** Encodings of account data. Binary data defaults to base64 (what web3.js asks for). */
 export const accountEncodingParam = z.enum(['base58', 'base64', 'jsonParsed']);
 /** An account-data encoding. */

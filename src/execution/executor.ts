@@ -1,20 +1,21 @@
 import bs58 from 'bs58';
-import { SendTransactionError, VersionedTransaction } from '@solana/web3.js';
 import type { JupiterClient } from '../jupiter/client.js';
-import { ExecuteError, JupiterError, SchemaError } from '../jupiter/errors.js';
+import { JupiterError, SchemaError } from '../jupiter/errors.js';
 import { KeeperError } from '../lib/errors.js';
 import type { Logger } from '../lib/logger.js';
+import { sleep } from '../lib/time.js';
 import { killSwitchVerdict, type KillSwitchState } from '../engine/killSwitch.js';
 import { isTerminal, SIGNED_STATES, type IntentState } from '../engine/states.js';
 import type { Intent } from '../sdk/intents.js';
+import { GuardUnavailable, type GuardReport } from '../solana/guard.js';
 import type { SolanaRpc } from '../solana/rpc.js';
 import type { HotWallet } from '../solana/wallet.js';
-import type { GuardReport } from '../solana/guard.js';
-import type { IntentPatch, IntentRecord, IntentStore } from '../store/intents.js';
+import type { IntentPatch, IntentRecord, IntentStore, MoveOptions } from '../store/intents.js';
 import { BuildRefusal } from './build.js';
-import { confirmSignature, type Confirmation } from './confirm.js';
 import { crashPoint } from './faultPoints.js';
-import type { Allowance, BuiltTransaction, SubmitRoute } from './types.js';
+import { inviteNotice } from './sendInvite.js';
+import { submitAndConfirm, type AttemptEnd, type Mover } from './submit.js';
+import type { BuiltTransaction } from './types.js';
 
 /** What the executor needs; main.ts wires the concrete parts. */
 export interface ExecutorDeps {
@@ -22,12 +23,19 @@ export interface ExecutorDeps {
   jup: JupiterClient;
   rpc: SolanaRpc;
   wallet: HotWallet;
-  build: (intent: Intent, signal?: AbortSignal) => Promise<BuiltTransaction>;
-  guard: (tx: VersionedTransaction, allowance: Allowance) => Promise<GuardReport>;
+  build: (intent: Intent, intentId: string, signal?: AbortSignal) => Promise<BuiltTransaction>;
+  /** The pre-sign guard with the intent's policy; throws GuardUnavailable when it could not check (retried). */
+  guard: (intent: Intent, built: BuiltTransaction) => Promise<GuardReport>;
   /** The kill switch as it is now (read before anything is built and again before anything is signed). */
   killSwitch: () => Promise<KillSwitchState | null>;
+  /** Shows the operator something once (a send's invite code when it lands); never logged or stored. */
+  notice?: (text: string) => void;
   logger: Logger;
   maxAttempts: number;
+  /** Backoff of guard checks that could not run, ms (first wait, most). */
+  guardRetry?: { firstMs: number; maxMs: number };
+  /** A built transaction older than this is built again rather than checked again, ms. */
+  rebuildAfterMs?: number;
   now?: () => number;
 }
 
@@ -44,16 +52,18 @@ export class MissingIntentError extends KeeperError {
   }
 }
 
-class Superseded extends Error {}
+/** Thrown by a fenced move that another owner's fence refused: this worker stops touching the intent. */
+export class Superseded extends Error {}
 
-type AttemptEnd = { done: IntentState } | { expired: true };
+const DEFAULT_GUARD_RETRY = { firstMs: 500, maxMs: 5_000 };
+const DEFAULT_REBUILD_AFTER_MS = 30_000;
 
 /**
  * Carries one intent to a terminal state, exactly once (ARCHITECTURE.md §3): build through the API, guard,
- * sign, persist the signature and lastValidBlockHeight, submit, confirm. A worker that finds the intent signed or
- * submitted never builds or signs again: it re-submits the same bytes and confirms by signature. Only a provably
- * expired, absent signature leads to a new attempt. Every move is fenced: once another owner claims the intent,
- * this one's writes are refused and it stops.
+ * sign, persist the signature and lastValidBlockHeight durably, submit, confirm. A worker that finds the intent
+ * signed or submitted never builds or signs again: it re-submits the same bytes and confirms by signature. Only a
+ * provably expired, absent signature leads to a new attempt. Every move is fenced: once another owner claims the
+ * intent, this one's writes are refused and it stops.
  */
 export class Executor {
   private readonly now: () => number;
@@ -69,21 +79,22 @@ export class Executor {
     if (isTerminal(first.state)) return { state: first.state };
     const fence = await this.deps.store.claim(id);
     const log = this.deps.logger.child({ intent: id, instance: first.instance, kind: first.kind });
+    const move: Mover = (rec, to, patch, options) => this.move(rec, fence, to, patch, log, options);
     try {
       for (;;) {
         const rec = await this.deps.store.get(id);
         if (!rec) throw new MissingIntentError(id);
         if (isTerminal(rec.state)) return { state: rec.state };
-        const end = SIGNED_STATES.has(rec.state) ? await this.resume(rec, fence, log, signal) : await this.attempt(rec, fence, log, signal);
+        const end = SIGNED_STATES.has(rec.state) ? await this.resume(rec, move, log, signal) : await this.attempt(rec, move, log, signal);
         if ('done' in end) return { state: end.done };
         const after = await this.deps.store.get(id);
         if (!after) throw new MissingIntentError(id);
         if (after.attempt >= this.deps.maxAttempts || this.now() >= after.deadline) {
-          await this.move(after, fence, 'expired', { error: { code: 'EXPIRED', message: `attempt ${after.attempt} expired unlanded; no attempts or time left` } }, log);
+          await move(after, 'expired', { error: { code: 'EXPIRED', message: `attempt ${after.attempt} expired unlanded; no attempts or time left` } });
           return { state: 'expired' };
         }
         log.warn({ attempt: after.attempt, signature: after.signature }, 'attempt expired with its signature absent; building a new attempt');
-        await this.move(after, fence, 'planned', { attempt: after.attempt + 1, signedTx: null, signature: null, requestId: null, lastValidBlockHeight: null, route: null, quote: null }, log);
+        await move(after, 'planned', { attempt: after.attempt + 1, signedTx: null, signature: null, requestId: null, lastValidBlockHeight: null, route: null, quote: null });
       }
     } catch (err) {
       if (err instanceof Superseded) {
@@ -95,146 +106,115 @@ export class Executor {
   }
 
   /** A fresh attempt from planned/built/guarded: nothing is signed yet, so building again is safe. */
-  private async attempt(rec: IntentRecord, fence: number, log: Logger, signal?: AbortSignal): Promise<AttemptEnd> {
+  private async attempt(rec: IntentRecord, move: Mover, log: Logger, signal?: AbortSignal): Promise<AttemptEnd> {
     if (this.now() >= rec.deadline) {
-      await this.move(rec, fence, 'expired', { error: { code: 'DEADLINE', message: 'the intent passed its deadline before it could be sent' } }, log);
+      await move(rec, 'expired', { error: { code: 'DEADLINE', message: 'the intent passed its deadline before it could be sent' } });
       return { done: 'expired' };
     }
-    if (await this.stoppedBySwitch(rec, fence, log)) return { done: 'rejected' };
-    let built: BuiltTransaction;
-    try {
-      built = await this.deps.build(rec.intent, signal);
-    } catch (err) {
-      const refusal = classifyBuildError(err);
-      if (!refusal) throw err;
-      log.warn({ code: refusal.code, reason: refusal.message }, `intent ${refusal.state}`);
-      await this.move(rec, fence, refusal.state, { error: { code: refusal.code, message: refusal.message } }, log);
-      return { done: refusal.state };
-    }
-    const route = built.route;
-    await this.move(rec, fence, 'built', { requestId: 'requestId' in route ? route.requestId : null, route: { ...route }, quote: built.quote }, log);
-    crashPoint('after-build');
-
-    const report = await this.deps.guard(built.tx, built.allowance);
-    if (!report.ok) {
-      const message = report.violations.map((v) => `${v.rule}: ${v.message}`).join('; ');
-      log.error({ violations: report.violations, programs: report.programs }, 'pre-sign guard refused the transaction; nothing was signed');
-      await this.move(rec, fence, 'rejected', { error: { code: 'GUARD_REFUSED', message } }, log);
-      return { done: 'rejected' };
-    }
-    await this.move(rec, fence, 'guarded', { quote: { ...built.quote, expectedChanges: report.changes } }, log);
+    if (await this.stoppedBySwitch(rec, move, log)) return { done: 'rejected' };
+    const checked = await this.buildAndGuard(rec, move, log, signal);
+    if ('done' in checked) return checked;
+    const { built, report } = checked;
+    await move(rec, 'guarded', { quote: { ...built.quote, expectedChanges: report.changes } });
 
     // The switch may have been thrown while the venue built and the guard checked: nothing is signed after it.
-    if (await this.stoppedBySwitch(rec, fence, log)) return { done: 'rejected' };
+    if (await this.stoppedBySwitch(rec, move, log)) return { done: 'rejected' };
+    // The slot before signing: the transaction cannot land earlier, so history from here on proves its absence.
+    const minSlot = await this.deps.rpc.slot();
     this.deps.wallet.sign(built.tx);
     for (const s of built.extraSigners ?? []) s.sign(built.tx);
     const signature = bs58.encode(built.tx.signatures[0] ?? new Uint8Array(64));
     const signedTx = Buffer.from(built.tx.serialize()).toString('base64');
     const current = await this.deps.store.get(rec.id);
-    await this.move(rec, fence, 'signed', { signedTx, signature, signatures: [...(current?.signatures ?? []), signature], lastValidBlockHeight: built.lastValidBlockHeight }, log);
-    log.info({ signature, lastValidBlockHeight: built.lastValidBlockHeight.toString(), via: route.via }, 'signed; signature persisted before submit');
+    // Durable before the bytes leave the process: a lost `signed` record would make a later worker sign again.
+    await move(rec, 'signed', { signedTx, signature, signatures: [...(current?.signatures ?? []), signature], lastValidBlockHeight: built.lastValidBlockHeight, route: { ...built.route, minSlot } }, { durable: true });
+    log.info({ signature, lastValidBlockHeight: built.lastValidBlockHeight.toString(), via: built.route.via }, 'signed; signature persisted before submit');
     crashPoint('after-sign');
     const signed = await this.deps.store.get(rec.id);
     if (!signed) throw new MissingIntentError(rec.id);
-    return this.submitAndConfirm(signed, fence, log, signal);
+    return this.submit(signed, move, log, signal);
+  }
+
+  /**
+   * Builds the transaction and has the guard check it. A refusal is terminal (`rejected`, with the rules' names);
+   * a check that could not run is retried with backoff, on the same transaction while it is fresh and on a new
+   * build after that, until the intent's deadline.
+   */
+  private async buildAndGuard(rec: IntentRecord, move: Mover, log: Logger, signal?: AbortSignal): Promise<{ built: BuiltTransaction; report: GuardReport } | { done: IntentState }> {
+    const retry = this.deps.guardRetry ?? DEFAULT_GUARD_RETRY;
+    const rebuildAfter = this.deps.rebuildAfterMs ?? DEFAULT_REBUILD_AFTER_MS;
+    let waits = 0;
+    for (;;) {
+      let built: BuiltTransaction;
+      try {
+        built = await this.deps.build(rec.intent, rec.id, signal);
+      } catch (err) {
+        const refusal = classifyBuildError(err);
+        if (!refusal) throw err;
+        log.warn({ code: refusal.code, reason: refusal.message }, `intent ${refusal.state}`);
+        await move(rec, refusal.state, { error: { code: refusal.code, message: refusal.message } });
+        return { done: refusal.state };
+      }
+      const builtAt = this.now();
+      const route = built.route;
+      await move(rec, 'built', { requestId: 'requestId' in route ? route.requestId : null, route: { ...route }, quote: built.quote });
+      crashPoint('after-build');
+      for (;;) {
+        let report: GuardReport;
+        try {
+          report = await this.deps.guard(rec.intent, built);
+        } catch (err) {
+          if (!(err instanceof GuardUnavailable)) throw err;
+          if (this.now() >= rec.deadline) {
+            log.warn({ reason: err.reason }, 'the guard could not check the transaction before the deadline; nothing was signed');
+            await move(rec, 'expired', { error: { code: 'GUARD_UNCHECKED', message: err.message } });
+            return { done: 'expired' };
+          }
+          const waitMs = Math.min(retry.maxMs, retry.firstMs * 2 ** Math.min(waits, 16));
+          waits += 1;
+          log.warn({ reason: err.reason, waitMs, err: err.message }, 'the guard could not check the transaction yet; checking again');
+          await sleep(waitMs, signal);
+          if (this.now() - builtAt >= rebuildAfter) break;
+          continue;
+        }
+        if (!report.ok) {
+          const message = report.violations.map((v) => `${v.rule}: ${v.message}`).join('; ');
+          log.error({ violations: report.violations, programs: report.programs }, 'pre-sign guard refused the transaction; nothing was signed');
+          await move(rec, 'rejected', { error: { code: 'GUARD_REFUSED', message } });
+          return { done: 'rejected' };
+        }
+        return { built, report };
+      }
+      log.info('the built transaction went stale while the guard could not check it; building it again');
+    }
   }
 
   /**
    * Whether the kill switch refuses this intent (halt, or reduce-only and the intent adds exposure); if so the
    * intent ends rejected with the switch's reason. Only unsigned intents come here: signed bytes are committed.
    */
-  private async stoppedBySwitch(rec: IntentRecord, fence: number, log: Logger): Promise<boolean> {
+  private async stoppedBySwitch(rec: IntentRecord, move: Mover, log: Logger): Promise<boolean> {
     const verdict = killSwitchVerdict(await this.deps.killSwitch(), rec.intent);
     if (!verdict) return false;
     log.warn({ code: verdict.code, reason: verdict.message }, 'kill switch: nothing is built or signed for this intent');
-    await this.move(rec, fence, 'rejected', { error: verdict }, log);
+    await move(rec, 'rejected', { error: verdict });
     return true;
   }
 
   /** A signed or submitted intent: re-submit the same bytes and confirm; never sign again. */
-  private async resume(rec: IntentRecord, fence: number, log: Logger, signal?: AbortSignal): Promise<AttemptEnd> {
+  private async resume(rec: IntentRecord, move: Mover, log: Logger, signal?: AbortSignal): Promise<AttemptEnd> {
     log.info({ state: rec.state, signature: rec.signature }, 'resuming a signed intent: re-submitting the same bytes');
-    return this.submitAndConfirm(rec, fence, log, signal);
+    return this.submit(rec, move, log, signal);
   }
 
-  private async submitAndConfirm(rec: IntentRecord, fence: number, log: Logger, signal?: AbortSignal): Promise<AttemptEnd> {
-    if (!rec.signedTx || !rec.signature || rec.lastValidBlockHeight === null) {
-      throw new KeeperError('INTENT_CORRUPT', 'halt', `intent ${rec.id} is ${rec.state} without its signed transaction`);
-    }
-    const tx = VersionedTransaction.deserialize(Buffer.from(rec.signedTx, 'base64'));
-    const route = parseRoute(rec.route);
-    await this.move(rec, fence, 'submitted', {}, log);
-    let executed: Record<string, unknown> | undefined;
-    const send = async (): Promise<void> => {
-      executed = (await this.submitOnce(route, rec.signedTx!, tx)) ?? executed;
-    };
-    try {
-      await send();
-    } catch (err) {
-      const refused = preflightRefusal(err);
-      if (refused) {
-        log.warn({ reason: refused }, 'the node refused the transaction in preflight; nothing landed');
-        await this.move(rec, fence, 'failed', { error: { code: 'PREFLIGHT', message: refused } }, log);
-        return { done: 'failed' };
-      }
-      log.warn({ err: summarize(err) }, 'submit did not confirm; checking the chain by signature');
-    }
-    crashPoint('after-submit');
-    const c: Confirmation = await confirmSignature(this.deps.rpc, {
-      signature: rec.signature,
-      blockhash: tx.message.recentBlockhash,
-      lastValidBlockHeight: rec.lastValidBlockHeight,
-      resend: send,
-      signal,
-      logger: log,
-    });
-    if (c.kind === 'expired') return { expired: true };
-    const latest = (await this.deps.store.get(rec.id)) ?? rec;
-    if (c.kind === 'landed') {
-      await this.move(latest, fence, 'landed', { result: { slot: c.status.slot, ...(executed ?? {}), expected: latest.quote?.expectedChanges ?? null } }, log);
-      log.info({ signature: rec.signature, slot: c.status.slot }, 'landed');
-      return { done: 'landed' };
-    }
-    await this.move(latest, fence, 'failed', { result: { slot: c.status.slot }, error: { code: 'TX_FAILED', message: `landed with an error: ${JSON.stringify(c.status.err)}` } }, log);
-    log.warn({ signature: rec.signature, err: c.status.err }, 'landed with an error (fee paid)');
-    return { done: 'failed' };
+  private async submit(rec: IntentRecord, move: Mover, log: Logger, signal?: AbortSignal): Promise<AttemptEnd> {
+    const end = await submitAndConfirm(rec, { jup: this.deps.jup, rpc: this.deps.rpc, store: this.deps.store, move, log, signal });
+    if ('done' in end && end.done === 'landed' && rec.intent.kind === 'send') this.deps.notice?.(inviteNotice(rec.id, rec.intent, this.deps.wallet));
+    return end;
   }
 
-  /** Sends the signed bytes once by the intent's route; returns what the venue reported when it executed them. */
-  private async submitOnce(route: SubmitRoute, signedTx: string, tx: VersionedTransaction): Promise<Record<string, unknown> | undefined> {
-    const { jup, rpc } = this.deps;
-    switch (route.via) {
-      case 'ultra':
-        try {
-          const r = await jup.ultra.executeOrder({ signedTransaction: signedTx, requestId: route.requestId });
-          return { inAmount: r.totalInputAmount, outAmount: r.totalOutputAmount, slot: r.slot };
-        } catch (err) {
-          // The venue forgot the request (older than its cache): the same bytes can still go through RPC, but only
-          // if they are complete. An Ultra transaction the venue co-signs at execute carries an empty signature
-          // slot; a node refuses it in preflight ("signature verification failure"), which would end the intent as
-          // failed though nothing was ever sent, losing it instead of rebuilding it after expiry (rule 5). Leave
-          // such bytes to the confirmation: they land by signature or provably expire, and only then is the intent
-          // rebuilt as a new attempt.
-          if (err instanceof ExecuteError && err.executeCode === -1 && fullySigned(tx)) {
-            await rpc.send(tx.serialize());
-            return undefined;
-          }
-          throw err;
-        }
-      case 'trigger':
-        await jup.trigger.execute({ signedTransaction: signedTx, requestId: route.requestId });
-        return undefined;
-      case 'recurring':
-        await jup.recurring.execute({ signedTransaction: signedTx, requestId: route.requestId });
-        return undefined;
-      case 'rpc':
-        await rpc.send(tx.serialize());
-        return undefined;
-    }
-  }
-
-  private async move(rec: IntentRecord, fence: number, to: IntentState, patch: IntentPatch, log: Logger): Promise<void> {
-    const m = await this.deps.store.move(rec.id, fence, to, patch, this.now());
+  private async move(rec: IntentRecord, fence: number, to: IntentState, patch: IntentPatch, log: Logger, options?: MoveOptions): Promise<void> {
+    const m = await this.deps.store.move(rec.id, fence, to, patch, this.now(), options);
     if (m.ok) {
       log.debug({ from: m.from, to }, 'intent moved');
       return;
@@ -252,31 +232,4 @@ function classifyBuildError(err: unknown): { state: 'failed' | 'rejected'; code:
     return { state: err.code === 'JUP_LIMIT' ? 'rejected' : 'failed', code: err.code, message: err.message };
   }
   return undefined;
-}
-
-function parseRoute(route: Record<string, unknown> | null): SubmitRoute {
-  const via = route?.via;
-  const requestId = typeof route?.requestId === 'string' ? route.requestId : undefined;
-  if ((via === 'ultra' || via === 'trigger' || via === 'recurring') && requestId) return { via, requestId };
-  if (via === 'rpc') return { via };
-  throw new KeeperError('INTENT_CORRUPT', 'halt', `unreadable submit route ${JSON.stringify(route)}`);
-}
-
-/** Whether every required signature slot of a transaction is filled (none is still the all-zero placeholder). */
-function fullySigned(tx: VersionedTransaction): boolean {
-  return tx.signatures.every((s) => s.some((b) => b !== 0));
-}
-
-/** A preflight refusal by the RPC node (the transaction never entered the ledger), except an unknown blockhash. */
-function preflightRefusal(err: unknown): string | undefined {
-  if (!(err instanceof SendTransactionError)) return undefined;
-  const text = err.message;
-  if (/blockhash not found/i.test(text) || /BlockhashNotFound/.test(text)) return undefined;
-  if (/already (been )?processed/i.test(text)) return undefined;
-  return text.slice(0, 300);
-}
-
-function summarize(err: unknown): Record<string, unknown> {
-  if (err instanceof KeeperError) return { code: err.code, message: err.message };
-  return { message: err instanceof Error ? err.message : String(err) };
 }

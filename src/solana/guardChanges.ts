@@ -9,6 +9,8 @@ export interface AccountSnapshot {
   /** Owning program, base58. */
   owner: string;
   data: Uint8Array;
+  /** Whether it holds a program (unknown reads as false). */
+  executable?: boolean;
 }
 
 /** Accounts by base58 address. A missing key and a `null` value both mean "no such account". */
@@ -32,7 +34,7 @@ export interface AuthorityChange {
   account: string;
   /** Its mint (null for the wallet's own system account). */
   mint: string | null;
-  kind: 'owner' | 'delegate' | 'close-authority' | 'wallet-owner';
+  kind: 'owner' | 'delegate' | 'close-authority' | 'state' | 'wallet-owner' | 'wallet-data' | 'wallet-executable';
   from: string | null;
   to: string | null;
 }
@@ -46,6 +48,8 @@ export interface TokenAccountFields {
   delegatedAmount: bigint;
   isNative: boolean;
   closeAuthority: string | null;
+  /** 1 initialised, 2 frozen. */
+  state: number;
 }
 
 const ACCOUNT_LEN = 165;
@@ -77,6 +81,7 @@ export function readTokenAccount(acc: AccountSnapshot | null | undefined): Token
     isNative: option(109),
     delegatedAmount: view.getBigUint64(121, true),
     closeAuthority: option(129) ? key(133) : null,
+    state: state ?? 0,
   };
 }
 
@@ -118,18 +123,21 @@ export function computeWalletChanges(pre: AccountStates, post: AccountStates, wa
 }
 
 /**
- * Authorities over the wallet's accounts that the transaction would hand out: a wallet token account given to
- * another owner; a delegate set, changed or allowed more; a close authority set to someone other than the wallet
- * (also on an account the wallet only receives in this transaction); the wallet's own account assigned to another
- * program. Revoking a delegate or a close authority is not a change that matters.
+ * Changes to the wallet's accounts beyond balances that the transaction would make: its system account assigned to
+ * another program, given data or made executable (a wallet with data can never pay a fee again); a wallet token
+ * account given to another owner; a delegate set, changed or allowed more; a close authority set to someone other
+ * than the wallet (also on an account the wallet only receives in this transaction); an account frozen. Revoking a
+ * delegate or a close authority is not a change that matters.
  */
 export function findAuthorityChanges(pre: AccountStates, post: AccountStates, wallet: PublicKey | string): AuthorityChange[] {
   const me = typeof wallet === 'string' ? wallet : wallet.toBase58();
   const changes: AuthorityChange[] = [];
   const walletBefore = pre.get(me);
   const walletAfter = post.get(me);
-  if (walletBefore && walletAfter && walletAfter.lamports > 0n && walletAfter.owner !== walletBefore.owner) {
-    changes.push({ account: me, mint: null, kind: 'wallet-owner', from: walletBefore.owner, to: walletAfter.owner });
+  if (walletBefore && walletAfter && walletAfter.lamports > 0n) {
+    if (walletAfter.owner !== walletBefore.owner) changes.push({ account: me, mint: null, kind: 'wallet-owner', from: walletBefore.owner, to: walletAfter.owner });
+    if (!sameBytes(walletAfter.data, walletBefore.data)) changes.push({ account: me, mint: null, kind: 'wallet-data', from: `${walletBefore.data.length} bytes`, to: `${walletAfter.data.length} bytes` });
+    if ((walletAfter.executable ?? false) !== (walletBefore.executable ?? false)) changes.push({ account: me, mint: null, kind: 'wallet-executable', from: String(walletBefore.executable ?? false), to: String(walletAfter.executable ?? false) });
   }
   for (const address of addressesOf(pre, post)) {
     if (address === me) continue;
@@ -148,8 +156,17 @@ export function findAuthorityChanges(pre: AccountStates, post: AccountStates, wa
     if (after.closeAuthority !== null && after.closeAuthority !== me && prior?.closeAuthority !== after.closeAuthority) {
       changes.push({ account: address, mint: after.mint, kind: 'close-authority', from: prior?.closeAuthority ?? null, to: after.closeAuthority });
     }
+    if (after.state !== (prior?.state ?? 1)) changes.push({ account: address, mint: after.mint, kind: 'state', from: prior ? stateName(prior.state) : 'initialized', to: stateName(after.state) });
   }
   return changes;
+}
+
+function stateName(state: number): string {
+  return state === 2 ? 'frozen' : state === 1 ? 'initialized' : `state ${state}`;
+}
+
+function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
+  return a.length === b.length && a.every((x, i) => x === b[i]);
 }
 
 /**

@@ -22,6 +22,12 @@ export interface DecodedMessage {
   writable: PublicKey[];
   /** Most the fee payer is charged: base fee per signature plus the priority fee at the compute-unit limit. */
   feeLamports: bigint;
+  /** The base fee: lamports per signature times the required signatures. */
+  baseFeeLamports: bigint;
+  /** The priority fee at the compute-unit limit (compute-unit price times limit, rounded up). */
+  priorityFeeLamports: bigint;
+  /** The top-level instructions with their accounts resolved (unresolvable ones name `(unresolved account #i)`). */
+  instructions: Array<{ programId: string; accounts: string[]; data: Uint8Array }>;
   /** The first instruction advances a durable nonce: the transaction would never expire. */
   durableNonce: boolean;
 }
@@ -87,13 +93,26 @@ export function decodeMessage(message: VersionedMessage, tables: AddressLookupTa
     const key = keys.get(i);
     if (key && message.isAccountWritable(i) && !writable.some((w) => w.equals(key))) writable.push(key);
   }
-  return { feePayer: signers[0]!, signers, programs, writable, feeLamports: maxFee(message, keys), durableNonce: advancesNonce(message, keys) };
+  const name = (i: number): string => keys.get(i)?.toBase58() ?? `(unresolved account #${i})`;
+  const instructions = message.compiledInstructions.map((ix) => ({ programId: name(ix.programIdIndex), accounts: ix.accountKeyIndexes.map(name), data: ix.data }));
+  const baseFeeLamports = BigInt(n) * LAMPORTS_PER_SIGNATURE;
+  const priorityFeeLamports = priorityFee(message, keys);
+  return {
+    feePayer: signers[0]!,
+    signers,
+    programs,
+    writable,
+    feeLamports: baseFeeLamports + priorityFeeLamports,
+    baseFeeLamports,
+    priorityFeeLamports,
+    instructions,
+    durableNonce: advancesNonce(message, keys),
+  };
 }
 
-/** Base fee plus the priority fee the compute-budget instructions (or a v1 transaction config) ask for, at most. */
-function maxFee(message: VersionedMessage, keys: MessageAccountKeys): bigint {
-  const base = BigInt(message.header.numRequiredSignatures) * LAMPORTS_PER_SIGNATURE;
-  if (message.version === 1) return base + BigInt(message.transactionConfig.priorityFee ?? 0);
+/** The priority fee the compute-budget instructions (or a v1 transaction config) ask for, at most. */
+function priorityFee(message: VersionedMessage, keys: MessageAccountKeys): bigint {
+  if (message.version === 1) return BigInt(message.transactionConfig.priorityFee ?? 0);
   let limit: bigint | null = null;
   let microLamports = 0n;
   let others = 0n;
@@ -109,7 +128,7 @@ function maxFee(message: VersionedMessage, keys: MessageAccountKeys): bigint {
     if (data[0] === 3 && data.length >= 9) microLamports = bigMax(microLamports, view.getBigUint64(1, true));
   }
   const units = bigMin(limit ?? others * DEFAULT_UNITS_PER_INSTRUCTION, MAX_COMPUTE_UNITS);
-  return base + (units * microLamports + 999_999n) / 1_000_000n;
+  return (units * microLamports + 999_999n) / 1_000_000n;
 }
 
 function advancesNonce(message: VersionedMessage, keys: MessageAccountKeys): boolean {

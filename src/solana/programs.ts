@@ -63,3 +63,19 @@ const AREA_PROGRAMS: Readonly<Record<ApiArea, readonly string[]>> = Object.freez
 export function allowedProgramsFor(area: ApiArea, extraPrograms: Iterable<string> = []): ReadonlySet<string> {
   return new Set([...COMMON_PROGRAMS, ...AREA_PROGRAMS[area], ...extraPrograms]);
 }
+
+/**
+ * Jito's tip accounts (mainnet): a transfer of lamports to one of them is a priority fee paid to the block engine,
+ * and counts against the priority-fee cap rather than as a payment to a stranger. Ultra's
+ * `prioritizationFeeLamports` "includes Jito and other tips" (jupiter-api.md §1.2).
+ */
+export const TIP_ACCOUNTS: ReadonlySet<string> = new Set([
+  '96gYZGLnJYVFmbjzopPSU6QiEV5fGqZNyN9nmNhvrZU5',
+  'HFqU5x63VTqvQss8hp11i4wVV8bD44PvwucfZ2bU7gRe',
+  'Cw8CFyM9FkoMi7K7Crf6HNQqf4uEMzpKw6QNghXLvLkY',
+  'ADaUMid9yfUytqMBgopwjb2DTLSokTSzL1zt6iGPaS49',
+  'DfXygSm4jCyNCybVYYK6DwvWqjKee8pbDmJGcLWNDXjh',
+  'ADuUkR4vqLUMWXxW9gh6D6L8pMSawimctcNZ5pGwDcEt',
+  'DttWaMuVvTiduZRnguLF7jNxTgiMBZ1hyAumKUiL2KRL',
+  '3AVi9Tg9Uo68tJfuvoKvqKNWKkC5wPdSSdeBnizKZ6jT',
+]);

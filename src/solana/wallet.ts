@@ -1,3 +1,4 @@
+import { createHmac } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { inspect } from 'node:util';
 import bs58 from 'bs58';
@@ -51,6 +52,17 @@ export class HotWallet {
   /** Adds the wallet's signature to a transaction (other signatures are kept). */
   sign(tx: VersionedTransaction): void {
     tx.sign([this.#keypair]);
+  }
+
+  /**
+   * Up to 32 bytes derived from the secret key for a purpose (HMAC-SHA256 keyed by the key's seed): the same wallet
+   * and label always give the same bytes, and they reveal nothing of the key. A send intent's invite code comes
+   * from here, so it never needs storing and a restarted keeper finds the same one.
+   */
+  deriveBytes(label: string, length = 32): Uint8Array {
+    if (length < 1 || length > 32) throw new RangeError('deriveBytes gives 1 to 32 bytes');
+    const seed = this.#keypair.secretKey.subarray(0, 32);
+    return new Uint8Array(createHmac('sha256', seed).update(`jup-keeper:${label}`, 'utf8').digest().subarray(0, length));
   }
 
   /** The secret key as a Solana CLI keypair file body; only for writing a paper wallet to disk. */

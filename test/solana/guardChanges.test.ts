@@ -126,7 +126,7 @@ describe('readTokenAccount', () => {
 
   it('reads the fields of an initialised account', () => {
     const fields = readTokenAccount(tokenAccount({ amount: 3n, delegate: ATTACKER, delegatedAmount: 2n, closeAuthority: WALLET }));
-    expect(fields).toEqual({ mint: USDC, owner: WALLET.toBase58(), amount: 3n, delegate: ATTACKER.toBase58(), delegatedAmount: 2n, isNative: false, closeAuthority: WALLET.toBase58() });
+    expect(fields).toEqual({ mint: USDC, owner: WALLET.toBase58(), amount: 3n, delegate: ATTACKER.toBase58(), delegatedAmount: 2n, isNative: false, closeAuthority: WALLET.toBase58(), state: 1 });
   });
 });
 
@@ -156,9 +156,19 @@ describe('findAuthorityChanges', () => {
     expect(kinds(null, tokenAccount())).toEqual([]);
   });
 
-  it('flags the wallet assigned to another program', () => {
+  it('flags the wallet assigned to another program, given data or made executable; lamports alone may change', () => {
     const changes = findAuthorityChanges(states([[WALLET, system(5n)]]), states([[WALLET, { ...system(5n), owner: ATTACKER.toBase58() }]]), WALLET);
     expect(changes).toEqual([{ account: WALLET.toBase58(), mint: null, kind: 'wallet-owner', from: SYSTEM, to: ATTACKER.toBase58() }]);
+    const walletKinds = (after: AccountSnapshot) => findAuthorityChanges(states([[WALLET, system(5n)]]), states([[WALLET, after]]), WALLET).map((c) => c.kind);
+    expect(walletKinds({ ...system(5n), data: new Uint8Array(8) })).toEqual(['wallet-data']);
+    expect(walletKinds({ ...system(5n), executable: true })).toEqual(['wallet-executable']);
+    expect(walletKinds(system(3n))).toEqual([]);
+  });
+
+  it('flags a wallet token account frozen', () => {
+    const frozen = tokenAccount();
+    frozen.data[108] = 2;
+    expect(kinds(tokenAccount(), frozen)).toEqual(['state']);
   });
 });
 

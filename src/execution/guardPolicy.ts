@@ -1,0 +1,136 @@
+import type { PublicKey } from '@solana/web3.js';
+import type { MarketData } from '../engine/ports.js';
+import { USDC_MINT, WSOL_MINT } from '../lib/mints.js';
+import type { Intent } from '../sdk/intents.js';
+import { GuardUnavailable, type GuardPolicy, type SpendRule } from '../solana/guard.js';
+import { allowedProgramsFor, PROGRAM_IDS, type ApiArea } from '../solana/programs.js';
+import { ultraMaxFeeBps } from './feeTable.js';
+import type { BuiltTransaction } from './types.js';
+
+/** What the policy is made of besides the intent: the configuration and independent sources. */
+export interface PolicyContext {
+  wallet: PublicKey;
+  /** The config's risk limits the guard applies. */
+  risk: { maxSlippageBps: number; maxPriorityFeeLamports: bigint; allowToken2022Mints: readonly string[] };
+  /** The venue's declared co-signers (config `venue.coSigners`, and the simulator's own at start). */
+  coSigners: readonly string[];
+  /** Extra top-level programs the operator allows. */
+  extraPrograms?: readonly string[];
+  /** The latest market snapshot (the price feed), or undefined when there is none yet. */
+  market: MarketData | undefined;
+  /** Oldest market snapshot a swap may be valued with, ms. */
+  maxPriceAgeMs: number;
+  now: number;
+}
+
+/**
+ * The guard's policy for one built transaction, derived from the intent, the configuration and the price feed:
+ * never from the venue's response (ARCHITECTURE.md §4). What the engine itself adds to the transaction (a send
+ * invite's signer) and what it read from a separate listing (a lend withdrawal's share token) come with the build.
+ * Throws GuardUnavailable when the feed cannot value a swap yet (retry).
+ */
+export function guardPolicyFor(intent: Intent, built: Pick<BuiltTransaction, 'engineSigners' | 'burn' | 'escrowAuthorities'>, ctx: PolicyContext): GuardPolicy {
+  const area = areaOf(intent);
+  const policy = (spend: SpendRule, extra: Partial<GuardPolicy> = {}): GuardPolicy => ({
+    wallet: ctx.wallet,
+    area,
+    allowedPrograms: allowedProgramsFor(area, ctx.extraPrograms),
+    coSigners: new Set([...ctx.coSigners, ...(built.engineSigners ?? [])]),
+    maxPriorityFeeLamports: ctx.risk.maxPriorityFeeLamports,
+    spend,
+    // Cancels, claims and withdrawals may return wrapped SOL that the venue unwraps back to the wallet.
+    mayUnwrapSol: true,
+    allowToken2022Mints: new Set(ctx.risk.allowToken2022Mints),
+    escrowAuthorities: built.escrowAuthorities ? new Set(built.escrowAuthorities) : undefined,
+    ...extra,
+  });
+  const escrow = (mint: string, amount: bigint): SpendRule => ({ kind: 'escrow', mint, amount, program: programOf(area) });
+  switch (intent.kind) {
+    case 'swap':
+      return policy(
+        { kind: 'counterparty', mint: intent.inputMint, max: intent.amount },
+        { swap: swapTerms(intent, ctx), mayUnwrapSol: intent.inputMint === WSOL_MINT || intent.outputMint === WSOL_MINT },
+      );
+    case 'trigger.create':
+      return policy(escrow(intent.inputMint, intent.makingAmount), { mayUnwrapSol: intent.inputMint === WSOL_MINT });
+    case 'recurring.create':
+      return policy(escrow(intent.inputMint, intent.inAmount), { mayUnwrapSol: intent.inputMint === WSOL_MINT });
+    case 'lend.deposit':
+      return policy(escrow(intent.asset, intent.amount), { mayUnwrapSol: intent.asset === WSOL_MINT });
+    case 'prediction.buy':
+      return policy(escrow(intent.depositMint ?? USDC_MINT, intent.depositAmount), { mayUnwrapSol: false });
+    case 'send':
+      return policy(escrow(intent.mint, intent.amount), { mayUnwrapSol: intent.mint === WSOL_MINT });
+    case 'lend.withdraw':
+      return policy({ kind: 'nothing' }, { burn: built.burn });
+    case 'trigger.cancel':
+    case 'recurring.cancel':
+    case 'prediction.sell':
+    case 'prediction.closeOrder':
+    case 'prediction.claim':
+    case 'send.clawback':
+      return policy({ kind: 'nothing' });
+  }
+}
+
+/** The API area whose programs an intent's transaction may invoke. */
+export function areaOf(intent: Intent): ApiArea {
+  switch (intent.kind) {
+    case 'swap':
+      return intent.via === 'ultra' ? 'ultra' : 'swap';
+    case 'trigger.create':
+    case 'trigger.cancel':
+      return 'trigger';
+    case 'recurring.create':
+    case 'recurring.cancel':
+      return 'recurring';
+    case 'lend.deposit':
+    case 'lend.withdraw':
+      return 'lend';
+    case 'send':
+    case 'send.clawback':
+      return 'send';
+    default:
+      return 'prediction';
+  }
+}
+
+function programOf(area: ApiArea): string {
+  const ids: Record<ApiArea, string> = {
+    ultra: PROGRAM_IDS.jupiterV6,
+    swap: PROGRAM_IDS.jupiterV6,
+    trigger: PROGRAM_IDS.jupiterTrigger,
+    recurring: PROGRAM_IDS.jupiterRecurring,
+    lend: PROGRAM_IDS.jupiterLendEarn,
+    send: PROGRAM_IDS.jupiterSend,
+    prediction: PROGRAM_IDS.jupiterPrediction,
+  };
+  return ids[area];
+}
+
+/** A swap valued at the feed: both prices fresh, the slippage bound of the intent (or the config), the fee table. */
+function swapTerms(intent: Extract<Intent, { kind: 'swap' }>, ctx: PolicyContext): GuardPolicy['swap'] {
+  const market = ctx.market;
+  const age = market ? ctx.now - market.at : Infinity;
+  if (!market || age > ctx.maxPriceAgeMs) {
+    throw new GuardUnavailable('no-price', market ? `the price feed is ${Math.round(age / 1000)} s old (feeds.maxPriceAge)` : 'no price snapshot yet');
+  }
+  const input = market.prices[intent.inputMint];
+  const output = market.prices[intent.outputMint];
+  if (!input || !output || !(input.usd > 0) || !(output.usd > 0)) {
+    throw new GuardUnavailable('no-price', `the price feed has no price for ${!input || !(input.usd > 0) ? intent.inputMint : intent.outputMint}, so the swap's output cannot be valued`);
+  }
+  const warnings = (mint: string) => market.tokens[mint]?.warnings.map((w) => w.type) ?? [];
+  return {
+    inputMint: intent.inputMint,
+    outputMint: intent.outputMint,
+    amount: intent.amount,
+    inputUsd: input.usd,
+    outputUsd: output.usd,
+    inputDecimals: input.decimals,
+    outputDecimals: output.decimals,
+    slippageBps: Math.min(intent.slippageBps ?? ctx.risk.maxSlippageBps, ctx.risk.maxSlippageBps),
+    // Metis (/swap/v1) charges no Jupiter fee: jup-keeper asks for no platform fee.
+    feeBps: intent.via === 'ultra' ? ultraMaxFeeBps(intent.inputMint, intent.outputMint, { input: { warnings: warnings(intent.inputMint) }, output: { warnings: warnings(intent.outputMint) } }) : 0,
+  };
+}

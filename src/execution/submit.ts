@@ -1,0 +1,126 @@
+import { VersionedTransaction } from '@solana/web3.js';
+import type { JupiterClient } from '../jupiter/client.js';
+import { ExecuteError } from '../jupiter/errors.js';
+import { KeeperError } from '../lib/errors.js';
+import type { Logger } from '../lib/logger.js';
+import type { IntentState } from '../engine/states.js';
+import type { SolanaRpc } from '../solana/rpc.js';
+import type { IntentPatch, IntentRecord, IntentStore, MoveOptions } from '../store/intents.js';
+import { confirmSignature } from './confirm.js';
+import { crashPoint } from './faultPoints.js';
+import type { SubmitRoute } from './types.js';
+
+/** A fenced move of one intent by its current owner (the executor's). */
+export type Mover = (rec: IntentRecord, to: IntentState, patch: IntentPatch, options?: MoveOptions) => Promise<void>;
+
+/** How one attempt ended: a terminal state, or its signature provably expired unlanded (a new attempt may follow). */
+export type AttemptEnd = { done: IntentState } | { expired: true };
+
+/** What submitting needs. */
+export interface SubmitDeps {
+  jup: JupiterClient;
+  rpc: SolanaRpc;
+  store: IntentStore;
+  move: Mover;
+  log: Logger;
+  signal?: AbortSignal | undefined;
+}
+
+/**
+ * Sends a signed intent's bytes by its route and confirms them by signature. The intent becomes `failed` only when
+ * the chain says so (the transaction landed with an error); a send the node refused in preflight proves nothing,
+ * because an earlier copy of the same bytes may still land: the confirmation goes on, and only a proven expiry
+ * with the signature absent ends the attempt.
+ */
+export async function submitAndConfirm(rec: IntentRecord, d: SubmitDeps): Promise<AttemptEnd> {
+  if (!rec.signedTx || !rec.signature || rec.lastValidBlockHeight === null) {
+    throw new KeeperError('INTENT_CORRUPT', 'halt', `intent ${rec.id} is ${rec.state} without its signed transaction`);
+  }
+  const tx = VersionedTransaction.deserialize(Buffer.from(rec.signedTx, 'base64'));
+  const route = parseRoute(rec.route);
+  await d.move(rec, 'submitted', {});
+  let executed: Record<string, unknown> | undefined;
+  const send = async (): Promise<void> => {
+    executed = (await submitOnce(d, route, rec.signedTx!, tx)) ?? executed;
+  };
+  try {
+    await send();
+  } catch (err) {
+    d.log.warn({ err: summarize(err) }, 'submit did not confirm; checking the chain by signature');
+  }
+  crashPoint('after-submit');
+  const c = await confirmSignature(d.rpc, {
+    signature: rec.signature,
+    blockhash: tx.message.recentBlockhash,
+    lastValidBlockHeight: rec.lastValidBlockHeight,
+    minSlot: minSlotOf(rec.route),
+    resend: send,
+    signal: d.signal,
+    logger: d.log,
+  });
+  if (c.kind === 'expired') return { expired: true };
+  const latest = (await d.store.get(rec.id)) ?? rec;
+  if (c.kind === 'landed') {
+    await d.move(latest, 'landed', { result: { slot: c.status.slot, ...(executed ?? {}), expected: latest.quote?.expectedChanges ?? null } });
+    d.log.info({ signature: rec.signature, slot: c.status.slot }, 'landed');
+    return { done: 'landed' };
+  }
+  await d.move(latest, 'failed', { result: { slot: c.status.slot }, error: { code: 'TX_FAILED', message: `landed with an error: ${JSON.stringify(c.status.err)}` } });
+  d.log.warn({ signature: rec.signature, err: c.status.err }, 'landed with an error (fee paid)');
+  return { done: 'failed' };
+}
+
+/** Sends the signed bytes once by the intent's route; returns what the venue reported when it executed them. */
+async function submitOnce(d: SubmitDeps, route: SubmitRoute, signedTx: string, tx: VersionedTransaction): Promise<Record<string, unknown> | undefined> {
+  const { jup, rpc } = d;
+  switch (route.via) {
+    case 'ultra':
+      try {
+        const r = await jup.ultra.executeOrder({ signedTransaction: signedTx, requestId: route.requestId });
+        return { inAmount: r.totalInputAmount, outAmount: r.totalOutputAmount, slot: r.slot };
+      } catch (err) {
+        // The venue forgot the request (older than its cache): the same bytes can still go through RPC, but only
+        // if they are complete. An Ultra transaction the venue co-signs at execute carries an empty signature
+        // slot; a node refuses it in preflight. Leave such bytes to the confirmation: they land by signature or
+        // provably expire, and only then is the intent rebuilt as a new attempt.
+        if (err instanceof ExecuteError && err.executeCode === -1 && fullySigned(tx)) {
+          await rpc.send(tx.serialize());
+          return undefined;
+        }
+        throw err;
+      }
+    case 'trigger':
+      await jup.trigger.execute({ signedTransaction: signedTx, requestId: route.requestId });
+      return undefined;
+    case 'recurring':
+      await jup.recurring.execute({ signedTransaction: signedTx, requestId: route.requestId });
+      return undefined;
+    case 'rpc':
+      await rpc.send(tx.serialize());
+      return undefined;
+  }
+}
+
+function parseRoute(route: Record<string, unknown> | null): SubmitRoute {
+  const via = route?.via;
+  const requestId = typeof route?.requestId === 'string' ? route.requestId : undefined;
+  if ((via === 'ultra' || via === 'trigger' || via === 'recurring') && requestId) return { via, requestId };
+  if (via === 'rpc') return { via };
+  throw new KeeperError('INTENT_CORRUPT', 'halt', `unreadable submit route ${JSON.stringify(route)}`);
+}
+
+/** The slot recorded before signing (0 for records written before it was kept). */
+function minSlotOf(route: Record<string, unknown> | null): number {
+  const v = route?.minSlot;
+  return typeof v === 'number' && Number.isSafeInteger(v) && v >= 0 ? v : typeof v === 'bigint' ? Number(v) : 0;
+}
+
+/** Whether every required signature slot of a transaction is filled (none is still the all-zero placeholder). */
+function fullySigned(tx: VersionedTransaction): boolean {
+  return tx.signatures.every((s) => s.some((b) => b !== 0));
+}
+
+function summarize(err: unknown): Record<string, unknown> {
+  if (err instanceof KeeperError) return { code: err.code, message: err.message };
+  return { message: err instanceof Error ? err.message.slice(0, 300) : String(err) };
+}

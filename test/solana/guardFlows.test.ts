@@ -1,0 +1,175 @@
+import { describe, expect, it } from 'vitest';
+import { Keypair, PublicKey, SystemProgram } from '@solana/web3.js';
+import { ACCOUNT_SIZE, AccountLayout, AccountState, createTransferCheckedInstruction, TOKEN_PROGRAM_ID } from '@solana/spl-token';
+import { rentExemptLamports } from '../../src/solana/guard.js';
+import type { AccountSnapshot } from '../../src/solana/guardChanges.js';
+import { checkFlows, type FlowPolicy, type SpendRule } from '../../src/solana/guardFlows.js';
+import { flowEventsOf, type FlowEvent, type GuardInstruction } from '../../src/solana/guardInstructions.js';
+import { PROGRAM_IDS, TIP_ACCOUNTS } from '../../src/solana/programs.js';
+
+const WALLET = Keypair.generate().publicKey.toBase58();
+const USDC = 'EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v';
+const WSOL = 'So11111111111111111111111111111111111111112';
+const TRIGGER = PROGRAM_IDS.jupiterTrigger;
+const WALLET_USDC = Keypair.generate().publicKey.toBase58();
+const STRANGER = Keypair.generate().publicKey.toBase58();
+const STRANGER_USDC = Keypair.generate().publicKey.toBase58();
+/** An off-curve address, as a program derives one. */
+const ORDER = PublicKey.findProgramAddressSync([Buffer.from('order'), new PublicKey(WALLET).toBuffer()], new PublicKey(TRIGGER))[0].toBase58();
+const ESCROW_USDC = Keypair.generate().publicKey.toBase58();
+
+function token(mint: string, owner: string, amount = 0n): AccountSnapshot {
+  const data = Buffer.alloc(ACCOUNT_SIZE);
+  AccountLayout.encode({ mint: new PublicKey(mint), owner: new PublicKey(owner), amount, delegateOption: 0, delegate: PublicKey.default, state: AccountState.Initialized, isNativeOption: 0, isNative: 0n, delegatedAmount: 0n, closeAuthorityOption: 0, closeAuthority: PublicKey.default }, data);
+  return { lamports: 2_039_280n, owner: TOKEN_PROGRAM_ID.toBase58(), data };
+}
+
+function states(entries: Array<[string, AccountSnapshot | null]>): Map<string, AccountSnapshot | null> {
+  return new Map(entries);
+}
+
+const BASE = states([
+  [WALLET, { lamports: 1_000_000_000n, owner: PROGRAM_IDS.system, data: new Uint8Array(0) }],
+  [WALLET_USDC, token(USDC, WALLET, 50_000_000n)],
+  [STRANGER_USDC, token(USDC, STRANGER)],
+  [ESCROW_USDC, token(USDC, ORDER)],
+  [ORDER, { lamports: 3_000_000n, owner: TRIGGER, data: Uint8Array.from([7, 1, 2, 3]) }],
+]);
+
+function policy(spend: SpendRule, extra: Partial<FlowPolicy> = {}): FlowPolicy {
+  return { wallet: WALLET, spend, tipAccounts: TIP_ACCOUNTS, mayUnwrapSol: false, rentExempt: rentExemptLamports, ...extra };
+}
+
+const rulesOf = (events: FlowEvent[], p: FlowPolicy, post = BASE) => checkFlows(events, BASE, post, p).violations.map((v) => v.rule).sort();
+const pay = (to: string, amount: bigint): FlowEvent => ({ kind: 'tokens', from: WALLET_USDC, to, amount });
+
+describe('following what leaves the wallet', () => {
+  describe('when the intent is a swap', () => {
+    const swap = policy({ kind: 'counterparty', mint: USDC, max: 10_000_000n });
+
+    it('lets the input go to whichever accounts the route pays, within the amount', () => {
+      expect(rulesOf([pay(STRANGER_USDC, 6_000_000n), pay(ESCROW_USDC, 4_000_000n)], swap)).toEqual([]);
+      expect(rulesOf([pay(STRANGER_USDC, 6_000_000n), pay(ESCROW_USDC, 4_000_001n)], swap)).toEqual(['token-outflow']);
+    });
+
+    it('refuses one lamport of SOL to anyone when SOL is not the input, and lets a tip to Jito through', () => {
+      expect(rulesOf([{ kind: 'lamports', from: WALLET, to: STRANGER, amount: 1n }], swap)).toEqual(['destination']);
+      const summary = checkFlows([{ kind: 'lamports', from: WALLET, to: [...TIP_ACCOUNTS][3]!, amount: 5_000n }], BASE, BASE, swap);
+      expect(summary.violations).toEqual([]);
+      expect(summary.tipsLamports).toBe(5_000n);
+    });
+
+    it('treats rent of an account that ends up the wallet\'s, and a wrap into its own wSOL account, as staying home', () => {
+      const ata = Keypair.generate().publicKey.toBase58();
+      const events: FlowEvent[] = [
+        { kind: 'create', from: WALLET, account: ata, amount: 2_039_280n, space: 165n, owner: TOKEN_PROGRAM_ID.toBase58() },
+        { kind: 'init', account: ata, mint: WSOL, owner: WALLET },
+        { kind: 'lamports', from: WALLET, to: ata, amount: 7_000_000n },
+        { kind: 'close', account: ata, destination: WALLET },
+      ];
+      expect(rulesOf(events, swap)).toEqual([]);
+    });
+
+    it('refuses rent paid for an account a stranger owns afterwards', () => {
+      const theirs = Keypair.generate().publicKey.toBase58();
+      const events: FlowEvent[] = [
+        { kind: 'create', from: WALLET, account: theirs, amount: 2_039_280n, space: 165n, owner: TOKEN_PROGRAM_ID.toBase58() },
+        { kind: 'init', account: theirs, mint: USDC, owner: STRANGER },
+      ];
+      expect(rulesOf(events, swap)).toEqual(['destination']);
+    });
+
+    it('refuses a close of the wallet\'s own account unless it is a temporary one or an unwrap the intent allows', () => {
+      const wsol = Keypair.generate().publicKey.toBase58();
+      const withWsol = states([...BASE, [wsol, { ...token(WSOL, WALLET, 1_000n), data: nativeData(WALLET, 1_000n) }]]);
+      const close: FlowEvent[] = [{ kind: 'close', account: wsol, destination: WALLET }];
+      expect(checkFlows(close, withWsol, withWsol, swap).violations.map((v) => v.rule)).toEqual(['close-account']);
+      expect(checkFlows(close, withWsol, withWsol, { ...swap, mayUnwrapSol: true }).violations).toEqual([]);
+      expect(checkFlows([{ kind: 'close', account: wsol, destination: STRANGER }], withWsol, withWsol, { ...swap, mayUnwrapSol: true }).violations.map((v) => v.rule)).toEqual(['close-account']);
+    });
+
+    it('refuses a burn and an instruction it cannot read that touches the wallet', () => {
+      expect(rulesOf([{ kind: 'burn', account: WALLET_USDC, amount: 1n }], swap)).toEqual(['destination']);
+      expect(rulesOf([{ kind: 'unknown', program: PROGRAM_IDS.token2022, what: 'token instruction 26', accounts: [WALLET_USDC] }], swap)).toEqual(['unknown-instruction']);
+      expect(rulesOf([{ kind: 'unknown', program: PROGRAM_IDS.splToken, what: 'x', accounts: [STRANGER_USDC] }], swap)).toEqual([]);
+    });
+  });
+
+  describe('when the intent is a product order into an escrow', () => {
+    const escrow = policy({ kind: 'escrow', mint: USDC, amount: 5_000_000n, program: TRIGGER });
+
+    it('accepts exactly the amount into a token account whose authority is an address of the program', () => {
+      expect(rulesOf([pay(ESCROW_USDC, 5_000_000n)], escrow)).toEqual([]);
+    });
+
+    it('refuses another amount, and the same amount anywhere else', () => {
+      expect(rulesOf([pay(ESCROW_USDC, 4_999_999n)], escrow)).toEqual(['escrow-amount']);
+      expect(rulesOf([pay(STRANGER_USDC, 5_000_000n)], escrow)).toEqual(['destination', 'escrow-amount']);
+    });
+
+    it('refuses an authority that has a private key, or that the program never wrote, even if the program owns it', () => {
+      const onCurve = Keypair.generate().publicKey.toBase58();
+      const fake = token(USDC, onCurve);
+      const post = states([...BASE, [STRANGER_USDC, fake], [onCurve, { lamports: 1n, owner: TRIGGER, data: Uint8Array.from([1]) }]]);
+      expect(rulesOf([pay(STRANGER_USDC, 5_000_000n)], escrow, post)).toEqual(['destination', 'escrow-amount']);
+      const empty = states([...BASE, [ORDER, { lamports: 1n, owner: TRIGGER, data: new Uint8Array(16) }]]);
+      expect(rulesOf([pay(ESCROW_USDC, 5_000_000n)], escrow, empty)).toEqual(['destination', 'escrow-amount']);
+    });
+
+    it('accepts an authority the engine derived from the program\'s published seeds', () => {
+      const derived = Keypair.generate().publicKey.toBase58();
+      const vault = Keypair.generate().publicKey.toBase58();
+      const both = states([...BASE, [vault, token(USDC, derived)]]);
+      expect(checkFlows([pay(vault, 5_000_000n)], both, both, { ...escrow, escrowAuthorities: new Set([derived]) }).violations).toEqual([]);
+      expect(checkFlows([pay(vault, 5_000_000n)], both, both, escrow).violations.map((v) => v.rule)).toEqual(['destination', 'escrow-amount']);
+    });
+
+    it('lets the wallet pay the exact rent of the program\'s new order account, not a lamport more', () => {
+      const create = (amount: bigint): FlowEvent => ({ kind: 'create', from: WALLET, account: ORDER, amount, space: 4n, owner: TRIGGER });
+      expect(rulesOf([create(rentExemptLamports(4n)), pay(ESCROW_USDC, 5_000_000n)], escrow)).toEqual([]);
+      expect(rulesOf([create(rentExemptLamports(4n) + 1n), pay(ESCROW_USDC, 5_000_000n)], escrow)).toEqual(['destination']);
+    });
+  });
+
+  describe('when nothing may leave (a cancel, a claim)', () => {
+    it('refuses any outflow, and an authority handed out', () => {
+      const none = policy({ kind: 'nothing' });
+      expect(rulesOf([pay(ESCROW_USDC, 1n)], none)).toEqual(['destination']);
+      expect(rulesOf([{ kind: 'token-change', account: WALLET_USDC, what: 'approve' }], none)).toEqual(['token-account']);
+      expect(rulesOf([{ kind: 'system-change', account: WALLET, what: 'allocate' }], none)).toEqual(['wallet-account']);
+    });
+  });
+});
+
+describe('reading system and token instructions', () => {
+  it('reads a raw transfer and the same transfer as the RPC node parses it', () => {
+    const ix = SystemProgram.transfer({ fromPubkey: new PublicKey(WALLET), toPubkey: new PublicKey(STRANGER), lamports: 42 });
+    const raw: GuardInstruction = { form: 'raw', programId: ix.programId.toBase58(), accounts: ix.keys.map((k) => k.pubkey.toBase58()), data: ix.data };
+    const parsed: GuardInstruction = { form: 'parsed', programId: PROGRAM_IDS.system, program: 'system', type: 'transfer', info: { source: WALLET, destination: STRANGER, lamports: 42 } };
+    const expected = [{ kind: 'lamports', from: WALLET, to: STRANGER, amount: 42n }];
+    expect(flowEventsOf(raw)).toEqual(expected);
+    expect(flowEventsOf(parsed)).toEqual(expected);
+  });
+
+  it('reads a raw and a parsed transferChecked', () => {
+    const ix = createTransferCheckedInstruction(new PublicKey(WALLET_USDC), new PublicKey(USDC), new PublicKey(STRANGER_USDC), new PublicKey(WALLET), 9n, 6);
+    const raw: GuardInstruction = { form: 'raw', programId: ix.programId.toBase58(), accounts: ix.keys.map((k) => k.pubkey.toBase58()), data: ix.data };
+    const parsed: GuardInstruction = { form: 'parsed', programId: PROGRAM_IDS.splToken, program: 'spl-token', type: 'transferChecked', info: { source: WALLET_USDC, mint: USDC, destination: STRANGER_USDC, authority: WALLET, tokenAmount: { amount: '9', decimals: 6, uiAmount: 0.000009, uiAmountString: '0.000009' } } };
+    const expected = [{ kind: 'tokens', from: WALLET_USDC, to: STRANGER_USDC, amount: 9n }];
+    expect(flowEventsOf(raw)).toEqual(expected);
+    expect(flowEventsOf(parsed)).toEqual(expected);
+  });
+
+  it('marks what it cannot read as unknown, with every address it names', () => {
+    const parsed: GuardInstruction = { form: 'parsed', programId: PROGRAM_IDS.token2022, program: 'spl-token-2022', type: 'confidentialTransfer', info: { source: WALLET_USDC, destination: STRANGER_USDC } };
+    expect(flowEventsOf(parsed)).toEqual([{ kind: 'unknown', program: PROGRAM_IDS.token2022, what: 'spl-token-2022 confidentialTransfer', accounts: [WALLET_USDC, STRANGER_USDC] }]);
+    const memo: GuardInstruction = { form: 'raw', programId: PROGRAM_IDS.memoV2, accounts: [], data: Buffer.from('x') };
+    expect(flowEventsOf(memo)).toEqual([]);
+  });
+});
+
+function nativeData(owner: string, amount: bigint): Uint8Array {
+  const data = Buffer.alloc(ACCOUNT_SIZE);
+  AccountLayout.encode({ mint: new PublicKey(WSOL), owner: new PublicKey(owner), amount, delegateOption: 0, delegate: PublicKey.default, state: AccountState.Initialized, isNativeOption: 1, isNative: 2_039_280n, delegatedAmount: 0n, closeAuthorityOption: 0, closeAuthority: PublicKey.default }, data);
+  return data;
+}

@@ -11,6 +11,7 @@ import { createJupiterClient } from './jupiter/client.js';
 import { JUPITER_BASE_URL } from './jupiter/transport.js';
 import { KeeperError } from './lib/errors.js';
 import type { Logger } from './lib/logger.js';
+import { publicUrl } from './lib/urls.js';
 import { knownBySymbol, WSOL_MINT } from './lib/mints.js';
 import { KeeperQueues } from './scheduler/queues.js';
 import { reconcile } from './scheduler/reconcile.js';
@@ -24,7 +25,7 @@ import { intentLedger, RiskStore, snapshotSource, StrategyStateStore } from './s
 import { IntentStore } from './store/intents.js';
 import { PnlStore } from './store/pnl.js';
 import { RedisBucketStore } from './store/rateBucket.js';
-import { checkRedis, clearNamespace, createRedis } from './store/redis.js';
+import { assertDatabase, checkRedis, clearNamespace, createRedis } from './store/redis.js';
 import { SnapshotStore } from './store/snapshots.js';
 
 /** What `jup-keeper run` passes to the keeper. */
@@ -57,21 +58,40 @@ export interface RunningKeeper {
  * the executor, the queues and the workers, for the roles asked. The only place concrete parts meet.
  */
 export async function startKeeper(o: KeeperOptions): Promise<RunningKeeper> {
+  // Fix: a failed start (a Redis check refused) left the connections open, and the process hung after the error.
+  const opened: Closer[] = [];
+  try {
+    return await wireKeeper(o, opened);
+  } catch (err) {
+    for (const close of opened.reverse()) await Promise.resolve().then(close).catch(() => undefined);
+    throw err;
+  }
+}
+
+/** Something to close if the start fails half-way. */
+type Closer = () => unknown;
+
+async function wireKeeper(o: KeeperOptions, opened: Closer[]): Promise<RunningKeeper> {
   const { config, logger, prefix } = o;
   const live = config.venue.kind === 'live';
   const redis = createRedis(o.redisUrl, { name: `${prefix}:store` });
+  opened.push(() => redis.disconnect());
   redis.on('error', (err) => logger.error({ err: err.message }, 'redis connection error'));
-  await checkRedis(redis, { live, logger });
+  await assertDatabase(redis, o.redisUrl);
+  const health = await checkRedis(redis, { live, logger });
   if (o.freshSession) {
     const removed = await clearNamespace(redis, prefix);
     if (removed > 0) logger.info({ prefix, removed }, 'fresh paper session: cleared the records of the previous one');
   }
   const bullConnection = createRedis(o.redisUrl, { name: `${prefix}:bullmq`, blocking: true });
+  opened.push(() => bullConnection.disconnect());
   bullConnection.on('error', (err) => logger.error({ err: err.message }, 'redis (queues) connection error'));
 
   const jup = createJupiterClient({
     baseUrl: o.venueUrl,
     apiKey: config.env.JUPITER_API_KEY,
+    // The key goes to this origin only: a paper keeper on the simulator sends none unless the config names it.
+    keyedBaseUrl: config.api.keyedBaseUrl ?? config.env.JUPITER_BASE_URL ?? JUPITER_BASE_URL,
     tier: config.api.tier ?? (live ? undefined : 'off'),
     customRequestsPerMinute: config.api.requestsPerMinute,
     timeoutMs: config.api.timeoutMs,
@@ -79,12 +99,14 @@ export async function startKeeper(o: KeeperOptions): Promise<RunningKeeper> {
     logger: logger.child({ component: 'jupiter' }),
   });
   const rpc = new SolanaRpc(o.rpcUrl);
-  const intents = new IntentStore(redis, prefix);
+  const intents = new IntentStore(redis, prefix, { durability: { mode: health.durability, replicas: health.replicas } });
+  opened.push(() => intents.close());
   const snapshots = new SnapshotStore(redis, prefix);
   const states = new StrategyStateStore(redis, prefix);
   const risk = new RiskStore(redis, prefix);
   const pnl = new PnlStore(redis, prefix);
   const queues = new KeeperQueues(bullConnection, prefix, logger.child({ component: 'queues' }));
+  opened.push(() => queues.close());
   const feeds = new Feeds({ jup, rpc, snapshots, logger: logger.child({ component: 'feeds' }) });
   const instances = config.strategies.filter((s) => s.enabled);
   const watched = watchedSets(instances.map((s) => s.definition.watches(s.params)));
@@ -163,6 +185,8 @@ export async function startKeeper(o: KeeperOptions): Promise<RunningKeeper> {
       { connection: bullConnection, prefix, executeConcurrency: config.execution.concurrency, jobLockMs: config.execution.jobLock, logger: logger.child({ component: 'workers' }) },
     );
     workers.start();
+    const started = workers;
+    opened.push(() => started.close(2_000));
   }
   if (o.role !== 'worker') {
     await applySchedules(
@@ -184,6 +208,7 @@ export async function startKeeper(o: KeeperOptions): Promise<RunningKeeper> {
       await workers?.close();
       await queues.close();
       await bullConnection.quit().catch(() => undefined);
+      await intents.close();
       await redis.quit().catch(() => undefined);
       logger.info('keeper stopped');
     },
@@ -240,14 +265,4 @@ function toBig(v: unknown): bigint | undefined {
   if (typeof v === 'bigint') return v;
   if (typeof v === 'string' && /^\d+$/.test(v)) return BigInt(v);
   return undefined;
-}
-
-/** A URL without credentials or query (safe to store and show). */
-function publicUrl(url: string): string {
-  try {
-    const u = new URL(url);
-    return `${u.protocol}//${u.host}${u.pathname === '/' ? '' : u.pathname}`;
-  } catch {
-    return '(invalid url)';
-  }
 }

@@ -145,6 +145,11 @@ export const configSchema = z.strictObject({
     tier: z.enum(['keyless', 'free', 'developer', 'launch', 'pro', 'custom', 'off']).optional(),
     requestsPerMinute: z.number().int().positive().max(1_000_000).optional(),
     timeoutMs: z.number().int().min(100).max(120_000).default(15_000),
+    /**
+     * The only origin JUPITER_API_KEY is sent to (default: JUPITER_BASE_URL if set, else https://api.jup.ag). A
+     * venue at any other address, the simulator included, gets no key unless this names it.
+     */
+    keyedBaseUrl: url.optional(),
   }).default({ timeoutMs: 15_000 }),
   wallet: z.strictObject({
     /** Path of a Solana CLI keypair file (JSON array of 64 bytes); JUPKEEPER_KEYPAIR_PATH overrides it. */
@@ -157,7 +162,14 @@ export const configSchema = z.strictObject({
   }),
   redis: z.strictObject({
     url: z.string().regex(/^rediss?:\/\//, 'expected a redis:// or rediss:// URL').optional(),
-    prefix: z.string().regex(/^[A-Za-z0-9_-]{1,32}$/, 'prefix: 1 to 32 letters, digits, _ or -').default('jk'),
+    /**
+     * Key prefix of the deployment. On Redis Cluster use a hash tag, e.g. `{jk}`: every key (queues, ledger) then
+     * lands in one slot, which the multi-key scripts of BullMQ and the ledger need.
+     */
+    prefix: z
+      .string()
+      .regex(/^(?=.{1,34}$)(\{[A-Za-z0-9_-]{1,32}\})?[A-Za-z0-9_-]*$/, 'prefix: 1 to 32 letters, digits, _ or -, optionally in a Redis Cluster hash tag such as {jk}')
+      .default('jk'),
   }).default({ prefix: 'jk' }),
   risk: riskSchema.default(riskSchema.parse({})),
   execution: z.strictObject({

@@ -4,10 +4,9 @@ import { silentLogger, type Logger } from '../lib/logger.js';
 import { DEFAULT_RETRY, withRetry, type RetryPolicy } from '../lib/retry.js';
 import { stringifyJson } from '../lib/amounts.js';
 import { systemClock, type Clock } from '../lib/time.js';
-import type {
-  JupiterError} from './errors.js';
 import {
   BadRequestError,
+  JupiterError,
   ForbiddenError,
   NetworkError,
   NotFoundError,
@@ -29,8 +28,13 @@ export const JUPITER_LITE_BASE_URL = 'https://lite-api.jup.ag';
 export interface JupiterClientConfig {
   /** Origin of the API, e.g. `https://api.jup.ag` or a simulator's `http://127.0.0.1:8899`. */
   baseUrl: string;
-  /** Sent as `x-api-key`; never logged, never placed in an error. */
+  /** Sent as `x-api-key`, only to `keyedBaseUrl`'s origin; never logged, never placed in an error. */
   apiKey?: string | undefined;
+  /**
+   * The only origin the API key is sent to (default: `baseUrl`, the caller's explicit choice). The keeper passes
+   * its configured `api.keyedBaseUrl`, so a venue at any other address (a simulator, a mistyped URL) gets no key.
+   */
+  keyedBaseUrl?: string | undefined;
   /** Rate tier; defaults to `free` with a key and `keyless` without. */
   tier?: RateTier | undefined;
   /** Requests per minute for the `custom` tier. */
@@ -79,9 +83,10 @@ export class JupiterTransport {
   readonly baseUrl: string;
   readonly tier: RateTier;
   readonly budget: RateBudget;
-  /** Whether requests carry an API key (the key itself is private). */
+  /** Whether requests carry an API key (the key itself is private): a key is set and `baseUrl` is the keyed origin. */
   readonly keyed: boolean;
   readonly #apiKey: string | undefined;
+  readonly #keyedOrigin: string;
   private readonly timeoutMs: number;
   private readonly retryPolicy: RetryPolicy;
   private readonly logger: Logger;
@@ -97,7 +102,9 @@ export class JupiterTransport {
     }
     if (url.username || url.password) throw new RangeError('baseUrl must not carry credentials; use apiKey');
     this.baseUrl = url.toString().replace(/\/+$/, '');
-    this.#apiKey = config.apiKey || undefined;
+    this.#keyedOrigin = originOf(config.keyedBaseUrl ?? this.baseUrl, 'keyedBaseUrl');
+    // A key the base URL will never receive is not kept: it cannot leak through this transport at all.
+    this.#apiKey = config.apiKey && url.origin === this.#keyedOrigin ? config.apiKey : undefined;
     this.keyed = this.#apiKey !== undefined;
     this.tier = config.tier ?? (this.keyed ? 'free' : 'keyless');
     this.clock = config.clock ?? systemClock;
@@ -134,7 +141,7 @@ export class JupiterTransport {
     await this.budget.acquire(1, spec.signal);
     const url = this.url(spec.path, spec.query);
     const headers: Record<string, string> = { accept: 'application/json' };
-    if (this.#apiKey !== undefined) headers['x-api-key'] = this.#apiKey;
+    if (this.#apiKey !== undefined && new URL(url).origin === this.#keyedOrigin) headers['x-api-key'] = this.#apiKey;
     let body: string | undefined;
     if (spec.body !== undefined) {
       headers['content-type'] = 'application/json';
@@ -146,7 +153,8 @@ export class JupiterTransport {
     let response: Response;
     let text: string;
     try {
-      response = await this.fetchFn(url, { method: spec.method, headers, body, signal });
+      // Never follow a redirect: fetch would repeat the request, x-api-key included, to wherever it points.
+      response = await this.fetchFn(url, { method: spec.method, headers, body, signal, redirect: 'manual' });
       text = await response.text();
     } catch (err) {
       if (spec.signal?.aborted) throw new AbortedError(spec.signal.reason);
@@ -159,6 +167,7 @@ export class JupiterTransport {
     const exhaustedWait = await this.budget.observe(rate, response.status);
     this.logger.debug({ endpoint: spec.endpoint, method: spec.method, path: spec.path, status: response.status, ms }, 'jupiter request');
 
+    if (response.status >= 300 && response.status < 400) throw new RedirectError(spec.endpoint, response.status, response.headers.get('location'), url);
     const parsed = parseJson(text);
     if (!response.ok) {
       // A service that echoes the request (or a proxy that does) must not carry the key into an error or a log.
@@ -183,6 +192,39 @@ export class JupiterTransport {
     }
     const qs = search.toString();
     return `${this.baseUrl}${path}${qs ? `?${qs}` : ''}`;
+  }
+}
+
+/**
+ * The service answered with a redirect, which is not followed: the request carried the API key, and a redirect to
+ * another origin would hand it over. A Jupiter origin does not redirect API calls, so the base URL is wrong (or a
+ * proxy in front of it is): a human must look.
+ */
+export class RedirectError extends JupiterError {
+  readonly status: number;
+  constructor(endpoint: string, status: number, location: string | null, requestUrl: string) {
+    const target = redirectTarget(location, requestUrl);
+    super(endpoint, 'JUP_REDIRECT', 'halt', `HTTP ${status} redirect to ${target} not followed (the API key is never sent on to another address): check the base URL`, { details: { status, location: target } });
+    this.status = status;
+  }
+}
+
+/** Where a redirect points, as its origin only (providers put tokens in paths and queries). */
+function redirectTarget(location: string | null, base: string): string {
+  if (!location) return '(no Location header)';
+  try {
+    const u = new URL(location, base);
+    return u.origin;
+  } catch {
+    return '(an unparseable Location header)';
+  }
+}
+
+function originOf(url: string, name: string): string {
+  try {
+    return new URL(url).origin;
+  } catch {
+    throw new RangeError(`${name} is not a valid URL: ${JSON.stringify(url)}`);
   }
 }
 

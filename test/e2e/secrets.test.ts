@@ -92,7 +92,8 @@ describe('secrets never leave the keeper process', () => {
           { id: 'ultra-sol', inputMint: SOL, outputMint: USDC, amount: 10_000_000n, via: 'ultra', everySeconds: 2, maxRuns: 2 },
           { id: 'metis-usdc', inputMint: USDC, outputMint: SOL, amount: 2_000_000n, via: 'metis', everySeconds: 2, maxRuns: 2 },
         ],
-        extra: 'api:\n  tier: off\n',
+        // The simulator stands in for the keyed API here, so the key does go out, and must then leak nowhere else.
+        extra: `api:\n  tier: off\n  keyedBaseUrl: ${world.sim.url}\n`,
       }),
       `${prefix}.yaml`,
     );
@@ -184,4 +185,34 @@ describe('secrets never leave the keeper process', () => {
       for (const raw of rawSecrets) expect(value.includes(raw), key).toBe(false);
     }
   }, 150_000);
+
+  it('a real-looking key is sent to no venue the config does not name as keyed (a paper keeper on the simulator)', async () => {
+    const realLooking = 'jup_3f9a7c1e5b2d4f60a8c1e3b5d7f9a2c4e6b8d0f1';
+    const prefix = 'e2e-secrets-unkeyed';
+    const wallet = writeKeypair(world.dir, 'unkeyed-wallet.json');
+    await airdrop(world.sim, wallet.keypair, SOL, 1_000_000_000n);
+    const config = writeConfig(
+      world.dir,
+      dcaSwapsConfig({ venueUrl: world.sim.url, prefix, instances: [{ id: 'ultra-once', inputMint: SOL, outputMint: USDC, amount: 10_000_000n, via: 'ultra', everySeconds: 2, maxRuns: 1 }], extra: 'api:\n  tier: off\n' }),
+      `${prefix}.yaml`,
+    );
+    const seen = world.sim.requests().length;
+    const k = spawnKeeper(['run', '--config', config, '--redis-url', world.redis.url, '--wallet', wallet.path], { JUPITER_API_KEY: realLooking });
+    try {
+      const intents = await waitUntil(`the intent of ${prefix}`, async () => {
+        const all = await readIntents(world.redis.url, prefix);
+        return all.length >= 1 && all.every((i) => isTerminalState(i.state)) ? all : undefined;
+      }, 60_000);
+      expect(intents.map((i) => i.state)).toEqual(['landed']);
+    } finally {
+      expect(await stopKeeper(k)).toBe(0);
+    }
+    const requests = world.sim.requests().slice(seen);
+    const jupiter = requests.filter((r) => !r.path.startsWith('/rpc') && !r.path.startsWith('/__sim'));
+    expect(jupiter.some((r) => r.path.startsWith('/ultra/v1/execute'))).toBe(true);
+    for (const r of requests) {
+      expect(r.headers['x-api-key'], `${r.method} ${r.path}`).toBeUndefined();
+      expect(requestText(r), `${r.method} ${r.path}`).not.toContain(realLooking);
+    }
+  }, 90_000);
 });

@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import { Redis } from 'ioredis';
 import { loadConfig } from '../../config/index.js';
 import { KeeperError } from '../../lib/errors.js';
-import { DEFAULT_REDIS_URL } from '../../store/redis.js';
+import { assertDatabase, DEFAULT_REDIS_URL, safeRedisUrl } from '../../store/redis.js';
 import { builtinStrategies } from '../../../strategies/index.js';
 import { withJson, type JsonFlag } from './shared.js';
 
@@ -50,9 +50,7 @@ export function resolveLocation(opts: RedisArgs, env: NodeJS.ProcessEnv = proces
 }
 
 /** A Redis URL without its credentials, safe to print. */
-export function safeRedisUrl(url: string): string {
-  return url.replace(/\/\/[^@/]*@/, '//***@');
-}
+export { safeRedisUrl };
 
 /**
  * Opens a connection that fails fast: no reconnect loop and no offline queue, so a Redis that does not answer
@@ -77,8 +75,16 @@ export async function connectReadOnly(url: string): Promise<Redis> {
     await redis.ping();
   } catch (err) {
     redis.disconnect();
-    const why = cause ?? (err instanceof Error ? err.message : String(err));
-    throw new KeeperError('REDIS_DOWN', 'halt', `no Redis answers at ${safeRedisUrl(url)}: ${why.split(url).join(safeRedisUrl(url))}`);
+    const why = (cause ?? (err instanceof Error ? err.message : String(err))).split(url).join(safeRedisUrl(url));
+    if (/^(WRONGPASS|NOAUTH)\b/.test(why)) throw new KeeperError('REDIS_AUTH', 'halt', `Redis at ${safeRedisUrl(url)} refuses the credentials (${why}): put the password in the Redis URL (redis://:PASSWORD@host:6379)`);
+    throw new KeeperError('REDIS_DOWN', 'halt', `no Redis answers at ${safeRedisUrl(url)}: ${why}`);
+  }
+  try {
+    // Fix: a database the server does not have (redis://host:6379/99 with 16 databases) was read as database 0.
+    await assertDatabase(redis, url);
+  } catch (err) {
+    redis.disconnect();
+    throw err;
   }
   return redis;
 }

@@ -6,8 +6,8 @@ import { knownBySymbol } from '../../lib/mints.js';
 import { startKeeper, venueUrls } from '../../main.js';
 import { startSimulator, type RunningSimulator } from '../../sim/server.js';
 import { HotWallet } from '../../solana/wallet.js';
-import { DEFAULT_REDIS_URL } from '../../store/redis.js';
-import { redisAnswers, startPrivateRedis, type PrivateRedis } from '../../store/privateRedis.js';
+import { DEFAULT_REDIS_URL, safeRedisUrl } from '../../store/redis.js';
+import { probeRedis, startPrivateRedis, type PrivateRedis } from '../../store/privateRedis.js';
 import type { RunOptions } from './run.js';
 
 /** Runs the keeper daemon until SIGINT/SIGTERM or --duration; see `registerRunCommand`. */
@@ -37,14 +37,28 @@ export async function runKeeper(config: KeeperConfig, opts: RunOptions, logger: 
   }
 }
 
-async function resolveRedis(config: KeeperConfig, opts: RunOptions, logger: Logger, onPrivate: (p: PrivateRedis) => void): Promise<string> {
+/**
+ * The Redis URL to use: the flag, the config, REDIS_URL, then the default. A Redis that answers but refuses the
+ * credentials or the database is an error naming it. Only a paper keeper with nothing configured and nothing on the
+ * default address gets a private redis-server: its data is deleted on exit, so a live keeper never runs on it.
+ * `defaultUrl` is for tests (a machine whose 6379 is taken).
+ */
+export async function resolveRedis(config: KeeperConfig, opts: Pick<RunOptions, 'redisUrl'>, logger: Logger, onPrivate: (p: PrivateRedis) => void, defaultUrl = DEFAULT_REDIS_URL): Promise<string> {
   const explicit = opts.redisUrl ?? config.redis.url ?? config.env.REDIS_URL;
-  const url = explicit ?? DEFAULT_REDIS_URL;
-  if (await redisAnswers(url)) return url;
-  if (explicit) throw new KeeperError('REDIS_DOWN', 'halt', `no Redis answers at ${url.replace(/\/\/[^@]*@/, '//***@')}`);
+  const url = explicit ?? defaultUrl;
+  const probe = await probeRedis(url);
+  if (probe.ok) return url;
+  if (probe.problem === 'auth') {
+    throw new KeeperError('REDIS_AUTH', 'halt', `Redis at ${safeRedisUrl(url)} refuses the credentials (${probe.message}): set the password in the Redis URL (REDIS_URL=redis://:PASSWORD@host:6379, or redis://USER:PASSWORD@host:6379 with an ACL user)`);
+  }
+  if (probe.problem === 'db') throw new KeeperError('REDIS_DB', 'halt', probe.message);
+  if (explicit) throw new KeeperError('REDIS_DOWN', 'halt', `no Redis answers at ${safeRedisUrl(url)} (${probe.message}): start it, or fix redis.url / REDIS_URL / --redis-url`);
+  if (config.venue.kind === 'live') {
+    throw new KeeperError('REDIS_DOWN', 'halt', `no Redis answers at ${safeRedisUrl(url)} (${probe.message}): a live keeper needs its own Redis with AOF (set REDIS_URL or redis.url); it never starts the private throwaway one`);
+  }
   const p = await startPrivateRedis();
   onPrivate(p);
-  logger.warn({ url: p.url }, 'no Redis on 127.0.0.1:6379: started a private redis-server for this run (its data is removed on exit)');
+  logger.warn({ url: p.url }, `no Redis at ${defaultUrl}: started a private redis-server for this paper run (its data is removed on exit)`);
   return p.url;
 }
 

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { control } from '../helpers/sim.js';
 import type { KeeperProcess } from '../helpers/keeper.js';
@@ -30,15 +31,16 @@ describe('exactly once when a worker freezes mid-execution and wakes up later', 
     const other = workers.find((w) => w !== frozen.w)!;
     const id = String(frozen.l.intent);
     const before = (await c.store.get(id))!;
-    let resumed = false;
+    let stateAtLanding: string;
     try {
-      // The other worker fails the stalled job, re-drives the intent and lands it with the same bytes.
+      // The other worker fails the stalled job, re-drives the intent and lands it with the same bytes...
       await other.waitForLog((l) => l.msg === 'landed' && l.intent === id, 30_000);
+      // ...while the first one is still stopped (a process that ignored the stop would race it, proving nothing).
+      stateAtLanding = processState(frozen.w.proc.pid!);
     } finally {
       frozen.w.kill('SIGCONT');
-      resumed = true;
     }
-    expect(resumed).toBe(true);
+    expect(stateAtLanding, 'the frozen worker was running when the other one landed the intent').toBe('T');
     // Awake again, the first worker finishes its confirmation; its landing write carries the old fence.
     await frozen.w.waitForLog((l) => l.msg === 'another worker took this intent over; stopping' && l.intent === id, 20_000);
 
@@ -55,3 +57,10 @@ describe('exactly once when a worker freezes mid-execution and wakes up later', 
     if (process.env.EO_DUMP) console.log(await c.dump());
   }, 60_000);
 });
+
+/** The scheduler state of a process from /proc (Linux): `T` when stopped by a signal, `S`/`R` when running. */
+function processState(pid: number): string {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  // The command name (field 2) is in parentheses and may hold spaces: the state follows the last ')'.
+  return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[0]!;
+}

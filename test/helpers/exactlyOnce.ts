@@ -4,6 +4,7 @@
 import { createHash } from 'node:crypto';
 import { inspect } from 'node:util';
 import { expect } from 'vitest';
+import { z } from 'zod';
 import type { Keypair } from '@solana/web3.js';
 import type { RunningSimulator } from '../../src/sim/server.js';
 import { isTerminal } from '../../src/engine/states.js';
@@ -192,9 +193,10 @@ export interface ExactlyOnceReport {
  * signatures per attempt with the current one last, and the wallet's USDC balance equal to the settled outputs.
  */
 export async function assertExactlyOnce(c: Case, o: { allowUnlanded?: boolean } = {}): Promise<ExactlyOnceReport> {
-  const intents = await c.intents();
+  const { records: intents, corrupt } = await c.store.list();
   const settled = await c.settled();
   const why = `\n${await c.dump()}`;
+  expect(corrupt, `intent records that do not parse${why}`).toEqual([]);
   expect(intents.length, `no intent was recorded${why}`).toBeGreaterThan(0);
   expect(intents.filter((r) => !isTerminal(r.state)).map((r) => `${r.id}=${r.state}`), `intents still live${why}`).toEqual([]);
   if (!o.allowUnlanded) expect(intents.filter((r) => r.state !== 'landed').map((r) => `${r.id}=${r.state} ${r.error?.code ?? ''}`), `intents that did not land${why}`).toEqual([]);
@@ -222,13 +224,31 @@ export async function assertExactlyOnce(c: Case, o: { allowUnlanded?: boolean } 
   for (const r of landed) {
     const t = bySignature.get(r.signature!)!;
     if (t.kind === 'ultra') expect(t.requestId, `intent ${r.id} landed under another requestId${why}`).toBe(r.requestId);
-    const out = r.result?.outAmount;
-    if (typeof out === 'bigint' || typeof out === 'string') expect(String(out), `intent ${r.id}: recorded output differs from the settled one${why}`).toBe(t.outputAmount);
+    const recorded = recordedOutput(r);
+    expect(recorded.amount, `intent ${r.id} landed with no output recorded (${recorded.source})${why}`).not.toBeNull();
+    expect(recorded.amount, `intent ${r.id}: the output recorded (${recorded.source}) differs from the settled one${why}`).toBe(t.outputAmount);
   }
   const expectedUsdc = settled.reduce((sum, t) => sum + (t.outputMint === USDC ? BigInt(t.outputAmount ?? '0') : 0n), 0n);
   const usdc = (await balances(c.sim, c.address)).tokens[USDC] ?? 0n;
   expect(usdc, `USDC balance != sum of the settled outputs${why}`).toBe(expectedUsdc);
   return { intents, landed, settled, bySignature };
+}
+
+const simulatedChanges = z.object({ tokens: z.array(z.object({ mint: z.string(), delta: z.bigint() })) });
+
+/**
+ * The output a landed swap's record says it received, as a decimal string: the venue's execute report for Ultra
+ * (`result.outAmount`), else, for a Metis swap sent through RPC (no venue reports it), the wallet's change in the
+ * output mint in the pre-sign simulation of the very transaction that landed (`quote.expectedChanges`).
+ */
+function recordedOutput(r: IntentRecord): { amount: string | null; source: string } {
+  const out = r.result?.outAmount;
+  if (typeof out === 'bigint' || typeof out === 'string') return { amount: String(out), source: 'result.outAmount' };
+  if (r.intent.kind !== 'swap') return { amount: null, source: `not a swap: ${r.intent.kind}` };
+  const outputMint = r.intent.outputMint;
+  const changes = simulatedChanges.safeParse(r.quote?.expectedChanges);
+  const delta = changes.success ? changes.data.tokens.find((t) => t.mint === outputMint)?.delta : undefined;
+  return delta !== undefined ? { amount: String(delta), source: 'quote.expectedChanges' } : { amount: null, source: `neither result.outAmount nor a simulated change in ${outputMint}` };
 }
 
 /** Resolves with `p`, or rejects after `ms` with `message`. */

@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -182,48 +182,98 @@ export interface TestRedis {
   url: string;
   port: number;
   client(): Redis;
-  /** SIGKILL, like a crash. */
+  /** Process id of the running redis-server (undefined while it is down). */
+  pid(): number | undefined;
+  /** Whether anything answers PING on the port now. */
+  answers(): Promise<boolean>;
+  /** SIGKILL, like a crash; returns once the process is gone and nothing answers on the port. */
   kill(): Promise<void>;
-  /** Starts it again on the same port and data directory. */
+  /** Starts it again on the same port and data directory (throws if another process took the port meanwhile). */
   restart(): Promise<void>;
   stop(): Promise<void>;
 }
 
-/** Starts a private redis-server for a test. */
-export async function startTestRedis(o: { aof?: boolean } = {}): Promise<TestRedis> {
-  const port = await freePort();
+/** The port was taken between picking it and redis-server binding it (another test's server, say). */
+class PortTaken extends Error {}
+
+/**
+ * Starts a private redis-server for a test. The port is picked free and then bound by redis-server a moment later;
+ * another process can take it in between, in which case redis-server exits at once and a PING would reach the
+ * other process's server. So a start counts only when the server that answers is our own process (its INFO
+ * process_id), and a lost race is retried on a new port. `pickPort` replaces the free-port picker (tests of this
+ * helper use it to lose the race on purpose).
+ */
+export async function startTestRedis(o: { aof?: boolean; pickPort?: () => Promise<number> } = {}): Promise<TestRedis> {
   const dir = mkdtempSync(join(tmpdir(), 'jk-redis-'));
-  mkdirSync(dir, { recursive: true });
+  for (let attempt = 1; ; attempt += 1) {
+    const port = await (o.pickPort ?? freePort)();
+    try {
+      return await testRedisOn(port, dir, o);
+    } catch (err) {
+      if (!(err instanceof PortTaken) || attempt >= 5) {
+        rmSync(dir, { recursive: true, force: true });
+        throw err;
+      }
+    }
+  }
+}
+
+async function testRedisOn(port: number, dir: string, o: { aof?: boolean }): Promise<TestRedis> {
+  const url = `redis://127.0.0.1:${port}`;
   const args = ['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--save', '', '--appendonly', o.aof ? 'yes' : 'no', '--appendfsync', 'always', '--maxmemory-policy', 'noeviction'];
   let child: ChildProcess | undefined;
   const clients: Redis[] = [];
-  const start = async (): Promise<void> => {
-    child = spawn('redis-server', args, { stdio: 'ignore' });
-    const url = `redis://127.0.0.1:${port}`;
-    for (let i = 0; i < 100; i += 1) {
-      const r = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
-      r.on('error', () => undefined);
-      try {
-        await r.connect();
-        await r.ping();
-        r.disconnect();
-        return;
-      } catch {
-        r.disconnect();
-        await new Promise((res) => setTimeout(res, 50));
-      }
+  const probe = async <T>(fn: (r: Redis) => Promise<T>): Promise<T | undefined> => {
+    const r = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
+    r.on('error', () => undefined);
+    try {
+      await r.connect();
+      return await fn(r);
+    } catch {
+      return undefined;
+    } finally {
+      r.disconnect();
     }
-    throw new Error(`redis-server on ${port} did not start`);
   };
+  const serverPid = (r: Redis) => r.info('server').then((text) => Number(/process_id:(\d+)/.exec(text)?.[1]));
+  const start = async (): Promise<void> => {
+    const c = spawn('redis-server', args, { stdio: ['ignore', 'pipe', 'pipe'] });
+    child = c;
+    const output: string[] = [];
+    c.stdout?.on('data', (d: Buffer) => output.push(d.toString('utf8')));
+    c.stderr?.on('data', (d: Buffer) => output.push(d.toString('utf8')));
+    const exited = new Promise<void>((res) => c.once('exit', () => res()));
+    for (let i = 0; i < 200; i += 1) {
+      if (c.exitCode !== null || c.signalCode !== null) break;
+      const pid = await probe(serverPid);
+      if (pid === c.pid) return;
+      if (pid !== undefined) {
+        // Someone else's server answers on our port: ours cannot bind it.
+        c.kill('SIGKILL');
+        await exited;
+        throw new PortTaken(`port ${port} is taken by another redis-server (pid ${pid})`);
+      }
+      await Promise.race([exited, new Promise((res) => setTimeout(res, 25))]);
+    }
+    if (c.exitCode === null && c.signalCode === null) {
+      c.kill('SIGKILL');
+      await exited;
+      throw new Error(`redis-server on ${port} did not answer in time:\n${output.join('').slice(-2000)}`);
+    }
+    const text = output.join('');
+    if (/Address already in use/i.test(text)) throw new PortTaken(`port ${port} was taken before redis-server bound it`);
+    throw new Error(`redis-server on ${port} exited at start (${String(c.exitCode ?? c.signalCode)}):\n${text.slice(-2000)}`);
+  };
+  const answers = async (): Promise<boolean> => (await probe((r) => r.ping())) === 'PONG';
   const kill = async (): Promise<void> => {
     const c = child;
-    if (!c || c.exitCode !== null) return;
+    if (!c || c.exitCode !== null || c.signalCode !== null) return;
     const gone = new Promise((res) => c.once('exit', res));
     c.kill('SIGKILL');
     await gone;
+    if (await answers()) throw new Error(`something still answers on port ${port} after redis-server (pid ${c.pid}) was killed`);
   };
   await start();
-  const url = `redis://127.0.0.1:${port}`;
   return {
     url,
     port,
@@ -233,8 +283,18 @@ export async function startTestRedis(o: { aof?: boolean } = {}): Promise<TestRed
       clients.push(r);
       return r;
     },
+    pid: () => (child && child.exitCode === null && child.signalCode === null ? child.pid : undefined),
+    answers,
     kill,
-    restart: start,
+    restart: async () => {
+      try {
+        await start();
+      } catch (err) {
+        // The keepers under test are configured with this port: a restart cannot move to another one.
+        if (err instanceof PortTaken) throw new Error(`cannot restart redis-server: ${err.message}`);
+        throw err;
+      }
+    },
     stop: async () => {
       for (const c of clients) c.disconnect();
       await kill();

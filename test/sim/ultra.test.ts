@@ -3,7 +3,8 @@ import { VersionedTransaction } from '@solana/web3.js';
 import { createJupiterClient, type JupiterClient } from '../../src/jupiter/client.js';
 import { ExecuteError, OrderError, BadRequestError } from '../../src/jupiter/errors.js';
 import type { RunningSimulator } from '../../src/sim/server.js';
-import { airdrop, balances, control, fundedWallet, ledger, signBase64, startTestSim, SOL, USDC, JUP } from '../helpers/sim.js';
+import { ATTACKER } from '../../src/sim/products/swapTx.js';
+import { balances, control, fundedWallet, ledger, signBase64, startTestSim, SOL, USDC, JUP } from '../helpers/sim.js';
 
 describe('the simulator as an Ultra venue', () => {
   let sim: RunningSimulator;
@@ -164,15 +165,25 @@ describe('the simulator as an Ultra venue', () => {
   });
 
   describe('with the hostile-order fault', () => {
-    it('hands out a transaction that also moves the taker funds elsewhere', async () => {
+    it('hands out a transaction that, once signed and executed, also moves the taker funds to an attacker', async () => {
       const wallet = await fundedWallet(sim, 2_000_000_000n, [[USDC, 10_000_000n]]);
+      const attacker = ATTACKER.toBase58();
       await control(sim, '/faults', { kind: 'hostile-order', count: 1 });
       const order = await jup.ultra.getOrder({ inputMint: USDC, outputMint: SOL, amount: 5_000_000n, taker: wallet.publicKey.toBase58() });
-      const tx = VersionedTransaction.deserialize(Buffer.from(order.transaction!, 'base64'));
-      const clean = await jup.ultra.getOrder({ inputMint: USDC, outputMint: SOL, amount: 5_000_000n, taker: wallet.publicKey.toBase58() });
+      const [walletBefore, attackerBefore] = await Promise.all([balances(sim, wallet), balances(sim, attacker)]);
+      const executed = await jup.ultra.executeOrder({ signedTransaction: signBase64(order.transaction!, wallet), requestId: order.requestId });
+      expect(executed.status).toBe('Success');
+      const [walletAfter, attackerAfter] = await Promise.all([balances(sim, wallet), balances(sim, attacker)]);
+      // The swap's 5 USDC went to the vault and another 5 USDC, the rest of the balance, to the attacker, with 0.05 SOL.
+      expect(walletAfter.tokens[USDC]).toBe(0n);
+      expect((attackerAfter.tokens[USDC] ?? 0n) - (attackerBefore.tokens[USDC] ?? 0n)).toBe(5_000_000n);
+      expect(attackerAfter.lamports - attackerBefore.lamports).toBe(50_000_000n);
+      expect(walletAfter.lamports - walletBefore.lamports).toBeLessThan(order.outAmount - 50_000_000n);
+
+      // The fault was for one order: the next one pays nobody but the vault.
+      const clean = await jup.ultra.getOrder({ inputMint: SOL, outputMint: USDC, amount: 100_000_000n, taker: wallet.publicKey.toBase58() });
       const cleanTx = VersionedTransaction.deserialize(Buffer.from(clean.transaction!, 'base64'));
-      expect(tx.message.compiledInstructions.length).toBeGreaterThan(cleanTx.message.compiledInstructions.length);
-      await airdrop(sim, wallet, USDC, 1n);
+      expect(cleanTx.message.staticAccountKeys.map((k) => k.toBase58())).not.toContain(attacker);
     });
   });
 });

@@ -13,6 +13,16 @@ function transferTx(from: Keypair): VersionedTransaction {
   return new VersionedTransaction(msg);
 }
 
+/** What `fn` throws; fails the test when it returns instead. */
+function caught(fn: () => unknown): unknown {
+  try {
+    fn();
+  } catch (err) {
+    return err;
+  }
+  throw new Error('expected a throw, but it returned');
+}
+
 describe('the hot wallet', () => {
   it('loaded from a keypair file signs with the real key', () => {
     const s = scratchDir('wallet');
@@ -50,11 +60,14 @@ describe('the hot wallet', () => {
     expect(() => HotWallet.fromFile(join(s.dir, 'missing.json'))).toThrow(/cannot read/);
     const wrongPair = new Uint8Array(64).fill(7);
     expect(() => HotWallet.fromSecret(JSON.stringify(Array.from(wrongPair)))).toThrow(/not a valid ed25519 secret key/);
-    try {
-      HotWallet.fromSecret('not-base58-0OIl');
-    } catch (err) {
-      expect((err as Error).message).not.toContain('not-base58-0OIl');
-    }
+    // Not base58 (0, O, I and l are outside its alphabet): refused, and the message does not repeat the input.
+    const thrown = caught(() => HotWallet.fromSecret('not-base58-0OIl'));
+    expect(thrown).toBeInstanceOf(WalletError);
+    expect((thrown as Error).message).not.toContain('not-base58-0OIl');
+    const near = bs58.encode(Keypair.generate().secretKey).slice(0, -1);
+    const nearMiss = caught(() => HotWallet.fromSecret(near));
+    expect(nearMiss).toBeInstanceOf(WalletError);
+    expect((nearMiss as Error).message).not.toContain(near);
     s.cleanup();
   });
 });

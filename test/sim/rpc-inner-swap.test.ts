@@ -60,6 +60,7 @@ describe('an Ultra swap from the simulator venue, simulated with inner instructi
     const createIndex = tx.message.compiledInstructions.findIndex((ix) => keys[ix.programIdIndex]!.equals(ASSOCIATED_TOKEN_PROGRAM_ID));
     const ata = getAssociatedTokenAddressSync(new PublicKey(PYUSD), wallet.publicKey, false, TOKEN_2022_PROGRAM_ID).toBase58();
     const rent = await conn.getMinimumBalanceForRentExemption(TOKEN_2022_ATA_SIZE);
+    expect(order.rentFeeLamports).toBe(rent);
     const before = await conn.getBalance(wallet.publicKey, 'confirmed');
 
     const { value } = await call<{ value: SimValue }>('simulateTransaction', [

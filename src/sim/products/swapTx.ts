@@ -1,6 +1,5 @@
 import { ComputeBudgetProgram, Keypair, PublicKey, SystemProgram, TransactionInstruction } from '@solana/web3.js';
-import { createAssociatedTokenAccountIdempotentInstruction, createTransferCheckedInstruction } from '@solana/spl-token';
-import { ACCOUNT_SIZE } from '@solana/spl-token';
+import { ACCOUNT_SIZE, createAssociatedTokenAccountIdempotentInstruction, createTransferCheckedInstruction, ExtensionType, getAccountLen } from '@solana/spl-token';
 import { tokenProgramId, type SimToken } from '../catalog.js';
 import { instructionHash, type Ticket } from '../chain/tickets.js';
 import type { LedgerRecord } from '../chain/chain.js';
@@ -63,7 +62,9 @@ export function swapInstructionSet(venue: Venue, plan: SwapPlan): SwapInstructio
     const destination = plan.destination ?? venue.ata(plan.taker, plan.output);
     if (!plan.destination && !venue.chain.account(destination)) {
       setup.push(createAssociatedTokenAccountIdempotentInstruction(plan.taker, destination, plan.taker, mint, program));
-      rentLamports += venue.chain.rentExempt(ACCOUNT_SIZE);
+      // A Token-2022 associated account carries the ImmutableOwner extension (170 bytes, not 165).
+      const size = plan.output.program === 'token2022' ? getAccountLen([ExtensionType.ImmutableOwner]) : ACCOUNT_SIZE;
+      rentLamports += venue.chain.rentExempt(size);
     }
     payOut = createTransferCheckedInstruction(venue.ata(vault, plan.output), mint, destination, vault, plan.outAmount, plan.output.decimals, [], program);
   }

@@ -14,167 +14,11 @@ import { verifyEd25519 } from '../../src/sim/chain/ed25519.js';
 import type { Venue } from '../../src/sim/venue.js';
 import { BONK, JUP, SOL } from './sim.js';
 import { feedWorth, rewriteTransaction, type Attack, type Rewrite } from './hostileAttacks.js';
+import { claimAsked, lieAboutAmounts, quoteKey, setOut } from './hostileFields.js';
+import { isBuildRequest, STRANGER_LAMPORTS, type AttackRecord, type AttackRule, type Flow, type HostileVenue, type RpcFault, type SeenRequest, type SeenSignature } from './hostileTypes.js';
 
 export * from './hostileAttacks.js';
-
-/** Which venue flow a rule or record is about: Ultra (order + execute) or Metis (quote + swap, sent by RPC). */
-export type Flow = 'ultra' | 'metis';
-
-/** One rule of the plan: which orders or quotes to attack, and how. */
-export interface AttackRule {
-  attack: Attack;
-  /** Only this flow (both when omitted). */
-  via?: Flow;
-  /** Only requests for this input amount, base units: how a test points an attack at one strategy instance. */
-  amount?: bigint;
-  inputMint?: string;
-  outputMint?: string;
-  /** Attack at most this many requests (unlimited when omitted). */
-  count?: number;
-  /** Attack every n-th matching request (1, the default: all; 2: every other). */
-  every?: number;
-  /** Which of each `every` requests, 0-based (default 0: the first, third, ... with every 2). */
-  offset?: number;
-}
-
-/** An attack the venue served (or tried to). */
-export interface AttackRecord {
-  rule: number;
-  via: Flow;
-  attack: Attack;
-  /** Ultra requestId (null for Metis). */
-  requestId: string | null;
-  wallet: string;
-  inputMint: string;
-  /** The mint the keeper asked for. */
-  askedOutputMint: string;
-  /** The mint the transaction really pays out. */
-  outputMint: string;
-  amount: bigint;
-  /** Whether a rewritten transaction reached the keeper; false with `error` when the attack could not be built. */
-  served: boolean;
-  error?: string;
-  /** The unsigned attacked transaction, base64. */
-  transaction?: string;
-  /** Base64 of its message (what a signature signs). */
-  message?: string;
-  description?: string;
-  /** The honest order (or quote and swap) response, and the lie served in its place. */
-  honest?: unknown;
-  servedBody?: unknown;
-  /** Signatures of it landed by the venue (the wallet signed it). */
-  landed: string[];
-}
-
-/** A signature the proxy saw in a request. */
-export interface SeenSignature {
-  /** Base58. */
-  signature: string;
-  /** Base58 of the signer whose slot it fills. */
-  signer: string;
-  /** Whether it verifies against the message. */
-  valid: boolean;
-  /** Base64 of the signed message. */
-  message: string;
-  source: 'execute' | 'sendTransaction' | 'simulateTransaction';
-  path: string;
-  requestId?: string;
-  at: number;
-}
-
-/** One request the proxy received. */
-export interface SeenRequest {
-  at: number;
-  method: string;
-  /** Path without the query. */
-  path: string;
-  query: string;
-  /** JSON-RPC method(s), for /rpc. */
-  rpc?: string[];
-  /** Input amount of an order or quote request. */
-  amount?: string;
-}
-
-/** A fault of the RPC: the next calls of a method answer an error value as a lagging node would. */
-export interface RpcFault {
-  method: 'simulateTransaction';
-  err: 'BlockhashNotFound';
-  /** How many calls (unlimited when omitted: then `durationMs`, or `clearRpcFaults`). */
-  count?: number;
-  /** Real ms the fault stays active. */
-  durationMs?: number;
-}
-
-/** Requests held at the proxy until released (what a test uses to catch the keeper mid-build). */
-export interface Hold {
-  /** Requests waiting now. */
-  held(): number;
-  /** Requests this hold has caught so far. */
-  caught(): number;
-  /** Resolves once `n` requests have been caught, rejects after `timeoutMs`. */
-  waitForCaught(n: number, timeoutMs?: number): Promise<void>;
-  /** Lets every held request (and later ones) through. */
-  release(): void;
-}
-
-/** Counts of what the keeper sent, by kind. */
-export interface VenueCounts {
-  /** GET /ultra/v1/order. */
-  orders: number;
-  /** GET /swap/v1/quote. */
-  quotes: number;
-  /** POST /swap/v1/swap and /swap-instructions. */
-  swaps: number;
-  /** Every request that asks the venue to build a transaction or quote a trade (orders, quotes, swaps, create/cancel, craft, deposit, ...). */
-  builds: number;
-  /** POST .../execute. */
-  executes: number;
-  /** By `METHOD /path`. */
-  byPath: Record<string, number>;
-  /** JSON-RPC calls by method. */
-  rpc: Record<string, number>;
-  /** simulateTransaction calls answered with a fault. */
-  faulted: number;
-}
-
-/** A running hostile venue. */
-export interface HostileVenue {
-  /** Origin to configure as the keeper's venue URL. */
-  url: string;
-  /** Where the attacks send what they steal, and the extra signer. */
-  stranger: Keypair;
-  /** Adds a rule (first matching rule decides); returns its index. */
-  plan(rule: AttackRule): number;
-  /** Removes every rule. */
-  clearPlan(): void;
-  /** Attacks served so far, oldest first. */
-  attacks(): AttackRecord[];
-  /** Requests received so far, oldest first. */
-  requests(): SeenRequest[];
-  counts(): VenueCounts;
-  /** Signatures seen in requests (every signer unless `signer` is given; `valid` only when asked). */
-  signatures(o?: { signer?: string; validOnly?: boolean }): SeenSignature[];
-  /** Activates an RPC fault; returns its id. */
-  rpcFault(fault: RpcFault): number;
-  /** Removes one RPC fault, or all. */
-  clearRpcFaults(id?: number): void;
-  /** Holds matching requests (default: every build request) until released. */
-  hold(match?: (r: SeenRequest) => boolean): Hold;
-  close(): Promise<void>;
-}
-
-/** Lamports the stranger starts with (its balance must not change when every attack is refused). */
-export const STRANGER_LAMPORTS = 10_000_000n;
-
-/** Paths of requests that make the venue quote a trade or build a transaction. */
-const BUILD_PATH = /^\/(ultra\/v1\/order|swap\/v1\/(quote|swap|swap-instructions)|trigger\/v1\/(createOrder|cancelOrders?)|recurring\/v1\/(createOrder|cancelOrder|priceDeposit|priceWithdraw)|lend\/v1\/earn\/(deposit|withdraw|mint|redeem)(-instructions)?|prediction\/v1\/(orders|positions)(\/.*)?|send\/v1\/craft-(send|clawback))$/;
-
-/** Whether a request asks the venue to quote or build (POST, or GET for orders and quotes). */
-export function isBuildRequest(r: Pick<SeenRequest, 'method' | 'path'>): boolean {
-  if (!BUILD_PATH.test(r.path)) return false;
-  if (r.path === '/ultra/v1/order' || r.path === '/swap/v1/quote') return r.method === 'GET';
-  return r.method === 'POST' || r.method === 'DELETE';
-}
+export * from './hostileTypes.js';
 
 interface ActiveRule extends AttackRule {
   index: number;
@@ -214,7 +58,7 @@ export async function startHostileVenue(sim: RunningSimulator, o: { stranger?: K
   const seen: SeenRequest[] = [];
   const sigs: SeenSignature[] = [];
   const faults: ActiveFault[] = [];
-  const holds: Array<{ match: (r: SeenRequest) => boolean; waiting: Array<() => void>; caught: number; released: boolean; waiters: Array<() => void> }> = [];
+  const holds: Array<{ match: (r: SeenRequest) => boolean; waiting: Array<{ request: SeenRequest; go: () => void }>; caught: number; released: boolean; waiters: Array<() => void> }> = [];
   let nextFault = 1;
   let faulted = 0;
   /** Attacked Ultra orders by requestId; attacked Metis transactions by message. */
@@ -421,7 +265,7 @@ export async function startHostileVenue(sim: RunningSimulator, o: { stranger?: K
   };
 
   // --- RPC -----------------------------------------------------------------------------------------------------
-  const rpcCall = async (call: Record<string, unknown>, headers: IncomingMessage['headers']): Promise<unknown> => {
+  const rpcCall = async (call: Record<string, unknown>, headers: IncomingMessage['headers'], entry: SeenRequest): Promise<unknown> => {
     const method = typeof call.method === 'string' ? call.method : '';
     const params = Array.isArray(call.params) ? (call.params as unknown[]) : [];
     if (method === 'sendTransaction' || method === 'simulateTransaction') {
@@ -430,6 +274,7 @@ export async function startHostileVenue(sim: RunningSimulator, o: { stranger?: K
         recordSignatures(tx, method, '/rpc');
         if (method === 'simulateTransaction' && takeFault(method)) {
           faulted += 1;
+          entry.faulted = true;
           return { jsonrpc: '2.0', id: call.id ?? null, result: { context: { apiVersion: '2.2.0', slot: Number(venue().clock.slot()) }, value: { err: 'BlockhashNotFound', logs: [], accounts: null, unitsConsumed: 0, returnData: null, innerInstructions: null, replacementBlockhash: null, loadedAccountsDataSize: 0 } } };
         }
         const attacked = method === 'sendTransaction' ? metisAttacks.get(Buffer.from(tx.message.serialize()).toString('base64')) : undefined;
@@ -449,7 +294,7 @@ export async function startHostileVenue(sim: RunningSimulator, o: { stranger?: K
     return JSON.parse(answer.body) as unknown;
   };
 
-  const rpc = async (req: IncomingMessage, text: string): Promise<Answer> => {
+  const rpc = async (req: IncomingMessage, text: string, entry: SeenRequest): Promise<Answer> => {
     let parsed: unknown;
     try {
       parsed = JSON.parse(text);
@@ -458,7 +303,7 @@ export async function startHostileVenue(sim: RunningSimulator, o: { stranger?: K
     }
     const calls = Array.isArray(parsed) ? (parsed as unknown[]) : [parsed];
     const out: unknown[] = [];
-    for (const c of calls) out.push(c && typeof c === 'object' ? await rpcCall(c as Record<string, unknown>, req.headers) : await forward('POST', '/rpc', req.headers, JSON.stringify(c)).then((a) => JSON.parse(a.body) as unknown));
+    for (const c of calls) out.push(c && typeof c === 'object' ? await rpcCall(c as Record<string, unknown>, req.headers, entry) : await forward('POST', '/rpc', req.headers, JSON.stringify(c)).then((a) => JSON.parse(a.body) as unknown));
     return { status: 200, headers: { 'content-type': 'application/json' }, body: JSON.stringify(Array.isArray(parsed) ? out : out[0]) };
   };
 
@@ -492,14 +337,14 @@ export async function startHostileVenue(sim: RunningSimulator, o: { stranger?: K
       if (h.released || !h.match(entry)) continue;
       h.caught += 1;
       for (const w of h.waiters.splice(0)) w();
-      await new Promise<void>((resolve) => h.waiting.push(resolve));
+      await new Promise<void>((resolve) => h.waiting.push({ request: entry, go: resolve }));
     }
     let answer: Answer;
     if (method === 'GET' && url.pathname === '/ultra/v1/order') answer = await ultraOrder(req, url);
     else if (method === 'POST' && url.pathname === '/ultra/v1/execute') answer = await ultraExecute(req, url, text);
     else if (method === 'GET' && url.pathname === '/swap/v1/quote') answer = await metisQuote(req, url);
     else if (method === 'POST' && url.pathname === '/swap/v1/swap') answer = await metisSwap(req, url, text);
-    else if (method === 'POST' && url.pathname === '/rpc') answer = await rpc(req, text);
+    else if (method === 'POST' && url.pathname === '/rpc') answer = await rpc(req, text, entry);
     else answer = await forward(method, url.pathname + url.search, req.headers, text);
     res.writeHead(answer.status, { ...answer.headers, 'content-length': String(Buffer.byteLength(answer.body)) });
     res.end(answer.body);
@@ -562,10 +407,11 @@ export async function startHostileVenue(sim: RunningSimulator, o: { stranger?: K
       for (let i = faults.length - 1; i >= 0; i -= 1) if (id === undefined || faults[i]!.id === id) faults.splice(i, 1);
     },
     hold: (match = isBuildRequest) => {
-      const h = { match, waiting: [] as Array<() => void>, caught: 0, released: false, waiters: [] as Array<() => void> };
+      const h = { match, waiting: [] as Array<{ request: SeenRequest; go: () => void }>, caught: 0, released: false, waiters: [] as Array<() => void> };
       holds.push(h);
       return {
         held: () => h.waiting.length,
+        heldRequests: () => h.waiting.map((w) => w.request),
         caught: () => h.caught,
         waitForCaught: (n, timeoutMs = 60_000) =>
           new Promise<void>((resolve, reject) => {
@@ -580,7 +426,7 @@ export async function startHostileVenue(sim: RunningSimulator, o: { stranger?: K
           }),
         release: () => {
           h.released = true;
-          for (const w of h.waiting.splice(0)) w();
+          for (const w of h.waiting.splice(0)) w.go();
         },
       };
     },
@@ -588,53 +434,12 @@ export async function startHostileVenue(sim: RunningSimulator, o: { stranger?: K
       new Promise<void>((resolve) => {
         for (const h of holds) {
           h.released = true;
-          for (const w of h.waiting.splice(0)) w();
+          for (const w of h.waiting.splice(0)) w.go();
         }
         server.closeAllConnections();
         server.close(() => resolve());
       }),
   };
-}
-
-/** Edits an Ultra order's amount fields to match the rewrite (lowered payout, or another mint claimed as asked). */
-function lieAboutAmounts(body: Record<string, unknown>, rewrite: Rewrite, attack: Attack, t: { venue: Venue; output: SimToken; asked: SimToken }): void {
-  if (rewrite.outAmount !== undefined) setOut(body, rewrite.outAmount);
-  if (attack.kind === 'output-mint' && (attack.claim ?? 'asked') === 'asked') claimAsked(body, t.venue, t.output, t.asked);
-}
-
-/** Sets outAmount, scaling otherAmountThreshold, the last leg's output and the USD value with it. */
-function setOut(body: Record<string, unknown>, out: bigint): void {
-  const before = BigInt(String(body.outAmount));
-  const scale = (v: unknown): string => (before > 0n ? ((BigInt(String(v)) * out) / before).toString() : '0');
-  body.otherAmountThreshold = scale(body.otherAmountThreshold);
-  if (typeof body.outUsdValue === 'number' && before > 0n) body.outUsdValue = (body.outUsdValue * Number(out)) / Number(before);
-  const plan = Array.isArray(body.routePlan) ? (body.routePlan as Array<{ swapInfo?: Record<string, unknown> }>) : [];
-  const last = plan.at(-1)?.swapInfo;
-  if (last) last.outAmount = scale(last.outAmount);
-  body.outAmount = out.toString();
-}
-
-/** Makes an order or quote in `real` claim to pay out `asked`, at the feed's worth of what it really pays. */
-function claimAsked(body: Record<string, unknown>, venue: Venue, real: SimToken, asked: SimToken): void {
-  const realOut = BigInt(String(body.outAmount));
-  const claimed = feedWorth(venue, real, asked, realOut);
-  const before = realOut > 0n ? realOut : 1n;
-  body.otherAmountThreshold = ((BigInt(String(body.otherAmountThreshold)) * claimed) / before).toString();
-  body.outAmount = claimed.toString();
-  body.outputMint = asked.mint;
-  if (body.feeMint === real.mint) body.feeMint = asked.mint;
-  const plan = Array.isArray(body.routePlan) ? (body.routePlan as Array<{ swapInfo?: Record<string, unknown> }>) : [];
-  const last = plan.at(-1)?.swapInfo;
-  if (last) {
-    last.outputMint = asked.mint;
-    last.outAmount = claimed.toString();
-    if (last.feeMint === real.mint) last.feeMint = asked.mint;
-  }
-}
-
-/** What identifies a quote the proxy served when it comes back in a /swap body. */
-function quoteKey(q: Record<string, unknown>): string {
-  return JSON.stringify([q.inputMint, q.outputMint, q.inAmount, q.outAmount, q.otherAmountThreshold, q.contextSlot, q.timeTaken]);
 }
 
 function decodeParam(params: unknown[]): VersionedTransaction | undefined {

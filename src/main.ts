@@ -1,4 +1,3 @@
-import type { VersionedTransaction } from '@solana/web3.js';
 import type { KeeperConfig } from './config/load.js';
 import { evaluate } from './engine/evaluate.js';
 import { windowOf } from './engine/ids.js';
@@ -6,7 +5,8 @@ import type { Watches } from './sdk/strategy.js';
 import { buildTransaction } from './execution/build.js';
 import { Executor } from './execution/executor.js';
 import { Feeds } from './execution/feeds.js';
-import type { Allowance } from './execution/types.js';
+import { guardPolicyFor } from './execution/guardPolicy.js';
+import { declaredCoSigners } from './execution/venueSigners.js';
 import { createJupiterClient } from './jupiter/client.js';
 import { JUPITER_BASE_URL } from './jupiter/transport.js';
 import { KeeperError } from './lib/errors.js';
@@ -18,7 +18,6 @@ import { reconcile } from './scheduler/reconcile.js';
 import { applySchedules } from './scheduler/schedules.js';
 import { KeeperWorkers } from './scheduler/workers.js';
 import { guardTransaction } from './solana/guard.js';
-import { allowedProgramsFor } from './solana/programs.js';
 import { SolanaRpc } from './solana/rpc.js';
 import type { HotWallet } from './solana/wallet.js';
 import { intentLedger, RiskStore, snapshotSource, StrategyStateStore } from './store/engineStore.js';
@@ -110,6 +109,7 @@ async function wireKeeper(o: KeeperOptions, opened: Closer[]): Promise<RunningKe
   const feeds = new Feeds({ jup, rpc, snapshots, logger: logger.child({ component: 'feeds' }) });
   const instances = config.strategies.filter((s) => s.enabled);
   const watched = watchedSets(instances.map((s) => s.definition.watches(s.params)));
+  const coSigners = await declaredCoSigners(config.venue, o.venueUrl);
 
   const executor = new Executor({
     store: intents,
@@ -119,19 +119,23 @@ async function wireKeeper(o: KeeperOptions, opened: Closer[]): Promise<RunningKe
     killSwitch: () => risk.killSwitch(),
     logger: logger.child({ component: 'executor' }),
     maxAttempts: config.execution.maxAttempts,
-    build: async (intent, signal) => {
+    notice: (text) => process.stdout.write(text),
+    build: async (intent, intentId, signal) => {
       const market = await snapshots.read('market');
       return buildTransaction(intent, {
         jup,
         rpc,
         wallet: o.wallet,
+        intentId,
         maxSlippageBps: config.risk.maxSlippageBps,
         usdPrice: (mint) => market?.prices[mint],
         signal,
       });
     },
-    guard: (tx: VersionedTransaction, a: Allowance) =>
-      guardTransaction(tx, { wallet: o.wallet.publicKey, area: a.area, allowedPrograms: allowedProgramsFor(a.area), maxOutflow: a.maxOutflow, feeBudgetLamports: a.feeBudgetLamports, minInflow: a.minInflow }, rpc),
+    guard: async (intent, built) => {
+      const policy = guardPolicyFor(intent, built, { wallet: o.wallet.publicKey, risk: config.risk, coSigners, market: await snapshots.read('market'), maxPriceAgeMs: config.feeds.maxPriceAge, now: Date.now() });
+      return guardTransaction(built.tx, policy, rpc);
+    },
   });
 
   await redis.hset(`${prefix}:meta`, {

@@ -12,7 +12,7 @@ import type { SolanaRpc } from '../solana/rpc.js';
 import type { HotWallet } from '../solana/wallet.js';
 import type { IntentPatch, IntentRecord, IntentStore, MoveOptions } from '../store/intents.js';
 import { BuildRefusal } from './build.js';
-import { crashPoint } from './faultPoints.js';
+import { crashPoint, pausePoint } from './faultPoints.js';
 import { inviteNotice } from './sendInvite.js';
 import { submitAndConfirm, type AttemptEnd, type Mover } from './submit.js';
 import type { BuiltTransaction } from './types.js';
@@ -130,6 +130,7 @@ export class Executor {
     await move(rec, 'signed', { signedTx, signature, signatures: [...(current?.signatures ?? []), signature], lastValidBlockHeight: built.lastValidBlockHeight, route: { ...built.route, minSlot } }, { durable: true });
     log.info({ signature, lastValidBlockHeight: built.lastValidBlockHeight.toString(), via: built.route.via }, 'signed; signature persisted before submit');
     crashPoint('after-sign');
+    await pausePoint('after-sign');
     const signed = await this.deps.store.get(rec.id);
     if (!signed) throw new MissingIntentError(rec.id);
     return this.submit(signed, move, log, signal);

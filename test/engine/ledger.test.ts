@@ -62,4 +62,25 @@ describe('the intent ledger', () => {
     expect(counts.rejected).toBeGreaterThanOrEqual(1);
     expect(await store.liveIds()).not.toContain('e');
   });
+
+  describe('when one record is corrupt (a bad write, a hand edit)', () => {
+    it('still lists every other intent, and names the corrupt one with what is wrong', async () => {
+      await store.create({ ...rec('f'), createdAt: 10 });
+      await store.create({ ...rec('g'), createdAt: 11 });
+      await store.create({ ...rec('h'), createdAt: 12 });
+      await redis.hset(`${prefix}:intent:g`, 'intent', '{"kind":"swap","amount":');
+      await redis.hset(`${prefix}:intent:h`, 'state', 'teleported');
+
+      const listing = await store.list();
+      expect(listing.records.map((r) => r.id)).toEqual(['a', 'b', 'c', 'd', 'e', 'f']);
+      expect(listing.corrupt).toEqual([
+        { id: 'g', problem: expect.stringMatching(/JSON/) },
+        { id: 'h', problem: expect.stringMatching(/^state: /) },
+      ]);
+      expect((await store.all()).map((r) => r.id)).toEqual(listing.records.map((r) => r.id));
+      expect((await store.recent(3)).map((r) => r.id)).toEqual(['f']);
+      // Reading that one record on its own still refuses it: the executor must not act on a record it cannot read.
+      await expect(store.get('g')).rejects.toThrow();
+    });
+  });
 });

@@ -15,6 +15,12 @@ import {
 import {
   AuthorityType,
   createApproveInstruction,
+  createInitializeMint2Instruction,
+  createInitializePermanentDelegateInstruction,
+  createMintToInstruction,
+  ExtensionType,
+  getMintLen,
+  TOKEN_2022_PROGRAM_ID,
   createAssociatedTokenAccountIdempotentInstruction,
   createCloseAccountInstruction,
   createSetAuthorityInstruction,
@@ -252,6 +258,38 @@ describe('the pre-sign guard, against the simulator', () => {
       const ix = createTransferCheckedInstruction(ata, USDC_MINT, getAssociatedTokenAddressSync(USDC_MINT, other.publicKey), wallet.publicKey, 1n, 6);
       const report = await guardTransaction(await txOf(wallet.publicKey, [ix]), await policyOf(wallet, swap(SOL, USDC, 1_000n)), rpc);
       expect(rules(report)).toEqual(expect.arrayContaining(['destination', 'token-outflow']));
+    });
+  });
+
+  describe('when a Token-2022 mint lets a stranger move the wallet\'s tokens', () => {
+    it('refuses a mint with a permanent delegate unless the config allows it', async () => {
+      const wallet = await fundedWallet(sim, 1_000_000_000n);
+      const mint = Keypair.generate();
+      const space = getMintLen([ExtensionType.PermanentDelegate]);
+      const ata = getAssociatedTokenAddressSync(mint.publicKey, wallet.publicKey, false, TOKEN_2022_PROGRAM_ID);
+      const setup = await txOf(wallet.publicKey, [
+        SystemProgram.createAccount({ fromPubkey: wallet.publicKey, newAccountPubkey: mint.publicKey, lamports: Number(await rpc.connection.getMinimumBalanceForRentExemption(space)), space, programId: TOKEN_2022_PROGRAM_ID }),
+        createInitializePermanentDelegateInstruction(mint.publicKey, Keypair.generate().publicKey, TOKEN_2022_PROGRAM_ID),
+        createInitializeMint2Instruction(mint.publicKey, 6, wallet.publicKey, null, TOKEN_2022_PROGRAM_ID),
+        createAssociatedTokenAccountIdempotentInstruction(wallet.publicKey, ata, wallet.publicKey, mint.publicKey, TOKEN_2022_PROGRAM_ID),
+        createMintToInstruction(mint.publicKey, ata, wallet.publicKey, 1_000n, [], TOKEN_2022_PROGRAM_ID),
+      ]);
+      setup.sign([wallet, mint]);
+      await rpc.send(setup.serialize());
+      const other = await fundedWallet(sim, 10_000_000n);
+      const theirs = getAssociatedTokenAddressSync(mint.publicKey, other.publicKey, false, TOKEN_2022_PROGRAM_ID);
+      const pay = await txOf(wallet.publicKey, [
+        createAssociatedTokenAccountIdempotentInstruction(wallet.publicKey, theirs, other.publicKey, mint.publicKey, TOKEN_2022_PROGRAM_ID),
+        createTransferCheckedInstruction(ata, mint.publicKey, theirs, wallet.publicKey, 10n, 6, [], TOKEN_2022_PROGRAM_ID),
+      ]);
+      const sells = { ...nothing(wallet), spend: { kind: 'counterparty' as const, mint: mint.publicKey.toBase58(), max: 10n } };
+      // The rent of the counterparty's account is the wallet's money going to a stranger too: only that is left once
+      // the mint is allowed.
+      const refused = await guardTransaction(pay, sells, rpc);
+      expect(rules(refused)).toEqual(['destination', 'sol-outflow', 'token-extension']);
+      expect(refused.violations.find((v) => v.rule === 'token-extension')!.message).toContain('permanent delegate');
+      const allowed = await guardTransaction(pay, { ...sells, allowToken2022Mints: new Set([mint.publicKey.toBase58()]) }, rpc);
+      expect(rules(allowed)).toEqual(['destination', 'sol-outflow']);
     });
   });
 

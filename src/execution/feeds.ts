@@ -63,6 +63,9 @@ export class Feeds {
         return fallback;
       }
     };
+    // The snapshot is as old as its earliest read: a swap landing while the balances are read is not in them, and
+    // must still count as pending for the strategies (they keep intents that landed after `at`).
+    const at = this.now();
     // Balances are the ground truth for every decision: a failure there fails the whole refresh.
     const [lamports, ...accountLists] = await Promise.all([
       rpc.lamports(owner),
@@ -97,7 +100,7 @@ export class Feeds {
       }),
     ]);
     if (Object.keys(errors).length > 0) this.deps.logger.debug({ errors }, 'some wallet feeds failed; kept their previous values');
-    const snapshot: WalletSnapshot = { at: this.now(), address, lamports, holdings: [...holdings.values()], trigger, recurring, lend, prediction, errors };
+    const snapshot: WalletSnapshot = { at, address, lamports, holdings: [...holdings.values()], trigger, recurring, lend, prediction, errors };
     await this.deps.snapshots.write('wallet', snapshot);
     return snapshot;
   }

@@ -2,7 +2,12 @@ import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningSimulator } from '../../src/sim/server.js';
 import { dcaConfig, freePort, scratchDir, spawnKeeper, writeConfig, writeKeypair, type KeeperProcess } from '../helpers/keeper.js';
-import { cliJson, stopKeeper } from '../helpers/e2e.js';
+import { loadConfig } from '../../src/config/index.js';
+import { silentLogger } from '../../src/lib/logger.js';
+import { startKeeper } from '../../src/main.js';
+import { HotWallet } from '../../src/solana/wallet.js';
+import { builtinStrategies } from '../../strategies/index.js';
+import { cliJson, stopKeeper, waitUntil } from '../helpers/e2e.js';
 import { startTestSim } from '../helpers/sim.js';
 import { startRedisServer, type RedisServer } from '../store/redisServer.js';
 
@@ -96,6 +101,15 @@ describe('when the keeper cannot start', () => {
     expectOneLine(await runUntilExit(['--config', paperConfig, '--redis-url', `${s.url}/99`]), /refuses database 99 .*raise "databases" in redis\.conf above 99.*\(REDIS_DB\)$/);
     expect(await s.client().dbsize()).toBe(0);
   }, 30_000);
+
+  it('leaves no Redis connection open when startKeeper itself refuses (the process would otherwise never exit)', async () => {
+    const s = await redis(['--appendonly', 'no', '--maxmemory-policy', 'volatile-lru']);
+    const config = loadConfig(liveConfig, builtinStrategies, { PATH: process.env.PATH });
+    const err = await startKeeper({ config, role: 'all', redisUrl: s.url, prefix: 'e2e-startup', venueUrl: sim.url, rpcUrl: `${sim.url}/rpc`, wallet: HotWallet.generate(), logger: silentLogger }).catch((e: unknown) => e);
+    expect(err).toMatchObject({ code: 'REDIS_EVICTION' });
+    const admin = s.client();
+    await waitUntil('the keeper\'s connections to close', async () => !/name=jup-keeper:/.test(await admin.client('LIST')), 5_000, 50);
+  });
 
   describe('and when it can', () => {
     let keeper: KeeperProcess | undefined;

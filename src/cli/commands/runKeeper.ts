@@ -1,13 +1,13 @@
 import { dirname, isAbsolute, resolve } from 'node:path';
 import type { KeeperConfig } from '../../config/index.js';
 import { KeeperError } from '../../lib/errors.js';
-import type { Logger } from '../../lib/logger.js';
+import { silentLogger, type Logger } from '../../lib/logger.js';
 import { knownBySymbol } from '../../lib/mints.js';
-import { startKeeper, venueUrls } from '../../main.js';
-import { startSimulator, type RunningSimulator } from '../../sim/server.js';
-import { HotWallet } from '../../solana/wallet.js';
-import { DEFAULT_REDIS_URL, safeRedisUrl } from '../../store/redis.js';
+import type { RunningSimulator } from '../../sim/server.js';
+import type { HotWallet } from '../../solana/wallet.js';
+import { checkRedis, DEFAULT_REDIS_URL, safeRedisUrl } from '../../store/redis.js';
 import { probeRedis, startPrivateRedis, type PrivateRedis } from '../../store/privateRedis.js';
+import { connectReadOnly } from './redisArgs.js';
 import type { RunOptions } from './run.js';
 
 /** Runs the keeper daemon until SIGINT/SIGTERM or --duration; see `registerRunCommand`. */
@@ -18,6 +18,11 @@ export async function runKeeper(config: KeeperConfig, opts: RunOptions, logger: 
   };
   try {
     const redisUrl = await resolveRedis(config, opts, logger, (p) => cleanups.push(() => p.stop()));
+    await preflightRedis(redisUrl, config.venue.kind === 'live');
+    // Loaded only once Redis passed: the daemon's modules (BullMQ, web3.js, the simulator) take seconds to load,
+    // which a refused start should not wait for.
+    const { startKeeper, venueUrls } = await import('../../main.js');
+    const { startSimulator } = await import('../../sim/server.js');
     let sim: RunningSimulator | undefined;
     let venueUrl = opts.venueUrl ?? config.venue.url;
     if (config.venue.kind === 'simulator' && !venueUrl) {
@@ -62,7 +67,21 @@ export async function resolveRedis(config: KeeperConfig, opts: Pick<RunOptions, 
   return p.url;
 }
 
+/**
+ * The start-up checks of `checkRedis` on a short-lived, fail-fast connection, before anything else starts: a Redis
+ * the keeper would refuse is reported within a second. `startKeeper` checks again (and logs the warnings) itself.
+ */
+async function preflightRedis(url: string, live: boolean): Promise<void> {
+  const redis = await connectReadOnly(url);
+  try {
+    await checkRedis(redis, { live, logger: silentLogger });
+  } finally {
+    redis.disconnect();
+  }
+}
+
 async function loadWallet(config: KeeperConfig, opts: RunOptions, venueUrl: string, logger: Logger): Promise<HotWallet> {
+  const { HotWallet } = await import('../../solana/wallet.js');
   const fromConfig = config.wallet.keypairPath && (isAbsolute(config.wallet.keypairPath) ? config.wallet.keypairPath : resolve(dirname(config.file), config.wallet.keypairPath));
   const file = opts.wallet ?? config.env.JUPKEEPER_KEYPAIR_PATH ?? fromConfig;
   if (file) return HotWallet.fromFile(file);

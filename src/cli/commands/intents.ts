@@ -49,10 +49,13 @@ export function registerIntentsCommand(program: Command, ctx: CliContext): void 
       .addOption(new Option('--limit <n>', 'only the latest n matching intents').argParser(intInRange('--limit', 1, 1_000_000))),
   ).action(async (opts: IntentsOptions) => {
     const loc = resolveLocation(opts);
-    const found = await withKeeperRedis(loc.redisUrl, async (redis) => {
+    const listing = await withKeeperRedis(loc.redisUrl, async (redis) => {
       if (!(await prefixInUse(redis, loc.prefix))) return undefined;
-      return new IntentStore(redis, loc.prefix).all();
+      return new IntentStore(redis, loc.prefix).list();
     });
+    // A record that does not parse is named on stderr, never printed as a row nor allowed to hide the others.
+    for (const c of listing?.corrupt ?? []) ctx.io.err(`intent ${c.id} is corrupt and left out: ${c.problem}\n`);
+    const found = listing?.records;
     if (found === undefined) {
       // stdout stays a valid (empty) array for tools; the explanation goes to stderr.
       if (opts.json) ctx.io.json([]);

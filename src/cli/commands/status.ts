@@ -106,10 +106,12 @@ export async function readStatus(redis: Redis, loc: KeeperLocation, now: number)
   for (const s of meta.strategies) {
     const d = await states.lastDecision(s.id);
     // The states recorded with a decision are those of that moment; show where each intent is now.
-    const lastDecision = d && { ...d, intents: await Promise.all(d.intents.map(async (i) => ({ ...i, state: (await intents.get(i.id))?.state ?? i.state }))) };
+    const now = d ? new Map((await intents.read(d.intents.map((i) => i.id))).records.map((r) => [r.id, r.state])) : new Map<string, IntentState>();
+    const lastDecision = d && { ...d, intents: d.intents.map((i) => ({ ...i, state: now.get(i.id) ?? i.state })) };
     strategies.push({ id: s.id, strategy: s.strategy, version: s.version ?? null, schedule: s.schedule, lastDecision: lastDecision ?? null, pnl: pnlOf.get(s.id)! });
   }
-  const rejected = await Promise.all((await intents.idsIn('rejected')).map((id) => intents.get(id)));
+  // A corrupt record is left out here (and named by `intents`): one damaged hash must not hide the rest.
+  const rejected = (await intents.read(await intents.idsIn('rejected'))).records;
   const guardRefusals = rejected
     .filter((r) => r?.error?.code === 'GUARD_REFUSED')
     .map((r) => ({ id: r!.id, strategy: r!.instance, kind: r!.kind, at: r!.updatedAt, reason: r!.error!.message }))

@@ -108,7 +108,7 @@ describe('when the keeper cannot start', () => {
     const err = await startKeeper({ config, role: 'all', redisUrl: s.url, prefix: 'e2e-startup', venueUrl: sim.url, rpcUrl: `${sim.url}/rpc`, wallet: HotWallet.generate(), logger: silentLogger }).catch((e: unknown) => e);
     expect(err).toMatchObject({ code: 'REDIS_EVICTION' });
     const admin = s.client();
-    await waitUntil('the keeper\'s connections to close', async () => !/name=jup-keeper:/.test(await admin.client('LIST')), 5_000, 50);
+    await waitUntil('the keeper\'s connections to close', async () => !/name=jup-keeper:/.test(String(await admin.client('LIST'))), 5_000, 50);
   });
 
   describe('and when it can', () => {

@@ -106,6 +106,10 @@ describe('the durability a Redis gives', () => {
         // What the replica holds is what the primary acknowledged.
         expect(await replica.client().hget('dur-wait:intent:x', 'state')).toBe('signed');
         await store.confirmDurable();
+        // A keeper pointed at the replica is told to use the primary.
+        const onReplica = await rejection(checkRedis(replica.client(), { live: false, logger: silentLogger }));
+        expect(onReplica.code).toBe('REDIS_REPLICA');
+        expect(onReplica.message).toMatch(/point REDIS_URL at the primary/);
       } finally {
         await store.close();
       }

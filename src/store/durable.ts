@@ -1,4 +1,4 @@
-import type { Redis } from 'ioredis';
+import { ReplyError, type Redis } from 'ioredis';
 import { KeeperError } from '../lib/errors.js';
 import type { DurabilityMode } from './redis.js';
 
@@ -26,10 +26,11 @@ const DEFAULT_TIMEOUT_MS = 3_000;
  *
  * WAIT and WAITAOF only cover writes made on the same connection, and block that connection while they wait (up
  * to a second under `appendfsync everysec`): the waits run on dedicated connections, never on the store's shared
- * one. A script, the wait and two `CLIENT ID`s go as one pipeline; if the ids differ, ioredis reconnected in between
- * and re-sent the rest on a new connection, where the wait would vouch for nothing, so the round is repeated. The
- * scripts run this way must therefore be idempotent (the move script answers a repeated move token as a no-op, and
- * rewrites the token so the new connection's last write comes after the original one).
+ * one. The script, the wait and two `CLIENT ID`s go as one pipeline. When the connection closes after some of its
+ * replies, ioredis aborts the rest, and the round is repeated on the new connection; the two ids catch the other
+ * way it could go (the rest re-sent on a new connection, where the wait would vouch for nothing). The scripts run
+ * this way must therefore be idempotent (the move script answers a repeated move token as a no-op, and rewrites
+ * the token so the new connection's last write comes after the original one).
  */
 export class DurableWriter {
   private readonly idle: Redis[] = [];
@@ -54,15 +55,27 @@ export class DurableWriter {
   async eval(script: string, keys: readonly string[], args: readonly string[], durable: boolean): Promise<unknown> {
     if (!durable || !this.waits) return this.redis.eval(script, keys.length, ...keys, ...args);
     return this.withConnection(async (conn) => {
+      let why = 'no reply';
       for (let round = 1; round <= MAX_ROUNDS; round += 1) {
         const replies = await conn.pipeline().client('ID').eval(script, keys.length, ...keys, ...args).call(...this.waitCommand()).client('ID').exec();
         const [idA, result, wait, idB] = replies ?? [];
-        if (result?.[0]) throw result[0];
-        if (!idA || !idB || idA[0] || idB[0] || idA[1] !== idB[1]) continue;
+        // A script error is final; anything else failing here is the connection (ioredis aborts the rest of a
+        // pipeline whose connection closed after some replies), and the round is safe to repeat.
+        const scriptError = result?.[0];
+        if (scriptError instanceof Error && scriptError instanceof ReplyError) throw scriptError;
+        const failed = idA?.[0] ?? result?.[0] ?? idB?.[0];
+        if (!idA || !result || !idB || failed) {
+          why = failed?.message ?? why;
+          continue;
+        }
+        if (idA[1] !== idB[1]) {
+          why = 'the connection changed between the write and the wait';
+          continue;
+        }
         this.confirm(wait);
-        return result?.[1];
+        return result[1];
       }
-      throw notDurable('the Redis connection dropped between the write and its confirmation, three times in a row');
+      throw notDurable(`${why}, ${MAX_ROUNDS} times in a row`);
     });
   }
 

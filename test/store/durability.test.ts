@@ -1,10 +1,11 @@
+import { createServer, connect, type AddressInfo, type Server, type Socket } from 'node:net';
 import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { KeeperError } from '../../src/lib/errors.js';
 import { createLogger, silentLogger } from '../../src/lib/logger.js';
 import type { Intent } from '../../src/sdk/intents.js';
 import { IntentStore } from '../../src/store/intents.js';
-import { checkRedis, durabilityOf, versionAtLeast } from '../../src/store/redis.js';
+import { checkRedis, createRedis, durabilityOf, versionAtLeast } from '../../src/store/redis.js';
 import { waitUntil } from '../helpers/e2e.js';
 import { startRedisServer, type RedisServer } from './redisServer.js';
 
@@ -27,6 +28,67 @@ async function rejection(p: Promise<unknown>): Promise<KeeperError> {
   );
   expect(err).toBeInstanceOf(KeeperError);
   return err as KeeperError;
+}
+
+/** Where the RESP reply starting at `i` ends, or undefined while it is incomplete. */
+function replyEnd(buf: Buffer, i: number): number | undefined {
+  const eol = buf.indexOf('\r\n', i);
+  if (i >= buf.length || eol < 0) return undefined;
+  const type = String.fromCharCode(buf[i]!);
+  const n = Number(buf.toString('utf8', i + 1, eol));
+  if (type === '$') return n < 0 ? eol + 2 : eol + 2 + n + 2 <= buf.length ? eol + 2 + n + 2 : undefined;
+  if (type !== '*') return eol + 2;
+  let j: number | undefined = eol + 2;
+  for (let k = 0; k < n && j !== undefined; k += 1) j = replyEnd(buf, j);
+  return j;
+}
+
+/**
+ * A TCP proxy to Redis that, once armed for its n-th connection, lets `replies` more replies through on it and then
+ * cuts that connection: the client got some replies of a pipeline, and ioredis re-sends the rest elsewhere.
+ */
+async function replyCuttingProxy(port: number): Promise<{ url: string; arm(connection: number, replies: number): void; close(): Promise<void> }> {
+  const armed = new Map<number, number>();
+  const sockets: Socket[] = [];
+  let count = 0;
+  const server: Server = createServer((client) => {
+    const index = count;
+    count += 1;
+    const upstream = connect(port, '127.0.0.1');
+    sockets.push(client, upstream);
+    let pending = Buffer.alloc(0);
+    client.on('data', (d) => upstream.write(d));
+    upstream.on('data', (d) => {
+      const budget = armed.get(index);
+      if (budget === undefined) return void client.write(d);
+      pending = Buffer.concat([pending, d]);
+      let end = 0;
+      let left = budget;
+      for (let next = replyEnd(pending, 0); left > 0 && next !== undefined; next = replyEnd(pending, end)) {
+        end = next;
+        left -= 1;
+      }
+      client.write(pending.subarray(0, end));
+      pending = pending.subarray(end);
+      armed.set(index, left);
+      if (left === 0) {
+        client.destroy();
+        upstream.destroy();
+      }
+    });
+    for (const sock of [client, upstream]) sock.on('error', () => undefined);
+    client.on('close', () => upstream.destroy());
+    upstream.on('close', () => client.destroy());
+  });
+  await new Promise<void>((res) => server.listen(0, '127.0.0.1', res));
+  return {
+    url: `redis://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    arm: (connection, replies) => void armed.set(connection, replies),
+    close: () => {
+      for (const sock of sockets) sock.destroy();
+      return new Promise((res) => server.close(() => res()));
+    },
+  };
 }
 
 describe('the durability a Redis gives', () => {
@@ -137,6 +199,39 @@ describe('the durability a Redis gives', () => {
       } finally {
         replica.thaw();
         await store.close();
+      }
+    });
+
+    it('repeats the write-then-wait when the connection dropped between the two (the wait went to a new connection)', async () => {
+      const proxy = await replyCuttingProxy(primary.port);
+      const conn = createRedis(proxy.url, { name: 'dur-cut' });
+      conn.on('error', () => undefined);
+      const store = new IntentStore(conn, 'dur-cut', { durability: { mode: 'fsync-always', replicas: 1, timeoutMs: 2_000 } });
+      const admin = primary.client();
+      const evals = async () => Number(/cmdstat_eval:calls=(\d+)/.exec(await admin.info('commandstats'))?.[1] ?? 0);
+      try {
+        // Connection 0 is the store's own; the first durable move opens connection 1, the dedicated one.
+        await store.move('absent', null, 'built', {}, Date.now(), { durable: true });
+        // CLIENT ID and the move's reply get through, then the connection drops: ioredis aborts the rest of the
+        // pipeline (WAIT, CLIENT ID), and the round is repeated on the new connection.
+        const fenceW = await guarded(store, 'w');
+        let before = await evals();
+        proxy.arm(1, 2);
+        expect(await store.move('w', fenceW, 'signed', { signature: 'sig-w' }, Date.now(), { durable: true })).toEqual({ ok: true, from: 'guarded' });
+        // The move ran once for real and once more as a no-op on the new connection, which the wait then covered.
+        expect((await evals()) - before).toBe(2);
+        // Only CLIENT ID gets through: the move ran but its reply was lost; the repeat answers as the first run.
+        const fenceV = await guarded(store, 'v');
+        before = await evals();
+        proxy.arm(2, 1);
+        expect(await store.move('v', fenceV, 'signed', { signature: 'sig-v' }, Date.now(), { durable: true })).toEqual({ ok: true, from: 'guarded' });
+        expect((await evals()) - before).toBe(2);
+        expect(await store.get('v')).toMatchObject({ state: 'signed', signature: 'sig-v' });
+        expect(await store.get('w')).toMatchObject({ state: 'signed', signature: 'sig-w' });
+      } finally {
+        await store.close();
+        conn.disconnect();
+        await proxy.close();
       }
     });
 

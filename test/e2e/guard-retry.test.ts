@@ -41,7 +41,18 @@ describe('when the RPC lags the venue', () => {
     });
     try {
       // The node lags: the guard's simulations come back BlockhashNotFound, again and again.
-      await waitWhileRunning(k, `${LAGGING_CALLS} simulations answered BlockhashNotFound`, () => venue.counts().faulted - faultedBefore >= LAGGING_CALLS, 90_000);
+      // An intent that ends meanwhile (refused as if the check had failed) ends the wait at once.
+      const lagging = await waitWhileRunning(
+        k,
+        `${LAGGING_CALLS} simulations answered BlockhashNotFound`,
+        async () => {
+          if (venue.counts().faulted - faultedBefore >= LAGGING_CALLS) return { ended: [] };
+          const ended = (await readIntents(world.redis.url, prefix)).filter((i) => isTerminalState(i.state));
+          return ended.length > 0 ? { ended } : undefined;
+        },
+        90_000,
+      );
+      expect(lagging.ended.map((i) => `${i.id} ${i.state} ${i.error?.code ?? ''}: ${i.error?.message ?? ''}`), 'no intent ended while the RPC lagged').toEqual([]);
       if (ends === 'when cleared') {
         // Still lagging: the intent waits (terminal states are final, so `landed` at the end also proves it was never refused).
         intents = await readIntents(world.redis.url, prefix);

@@ -16,6 +16,8 @@ import { hostileConfig, waitWhileRunning } from '../helpers/hostileKeeper.js';
 const PREFIX = 'e2e-kill-switch';
 /** Strategy ticks (decision windows of every instance) watched after the halt. */
 const TICKS_AFTER_HALT = 3;
+/** Executions the keeper runs at once. */
+const CONCURRENCY = 2;
 const INSTANCES = [
   { id: 'dca-ultra-a', via: 'ultra' as const, amount: 5_000_000n },
   { id: 'dca-ultra-b', via: 'ultra' as const, amount: 5_100_000n },
@@ -44,7 +46,7 @@ describe('the kill switch in a running keeper', () => {
     const wallet = keypair.publicKey.toBase58();
     await airdrop(world.sim, keypair, SOL, 2_000_000_000n);
     await airdrop(world.sim, keypair, USDC, 1_000_000_000n);
-    const yaml = hostileConfig({ venueUrl: venue.url, prefix: PREFIX, instances: INSTANCES.map((i) => ({ ...i, inputMint: USDC, outputMint: SOL, maxRuns: 50 })) });
+    const yaml = hostileConfig({ venueUrl: venue.url, prefix: PREFIX, instances: INSTANCES.map((i) => ({ ...i, inputMint: USDC, outputMint: SOL, maxRuns: 50 })), concurrency: CONCURRENCY });
     const cli = ['--redis-url', world.redis.url, '--prefix', PREFIX, '--json'];
     const redis = new Redis(world.redis.url, { maxRetriesPerRequest: 3 });
     redis.on('error', () => undefined);
@@ -58,13 +60,14 @@ describe('the kill switch in a running keeper', () => {
       // Trading runs through the venue.
       await waitWhileRunning(k, 'two landed intents', async () => (await readIntents(world.redis.url, PREFIX)).filter((i) => i.state === 'landed').length >= 2, 90_000);
 
-      // Catch the keeper mid-build, with more intents queued behind it.
+      // Catch the keeper mid-build in every execution slot (so nothing can be between its last switch check and its
+      // signature when the switch is thrown), with more intents queued behind.
       const hold = venue.hold();
-      await hold.waitForCaught(1, 60_000);
       const queuedBehind = await waitWhileRunning(
         k,
-        'intents queued behind the held build',
+        'every execution slot held mid-build, and intents queued behind',
         async () => {
+          if (hold.held() < CONCURRENCY) return undefined;
           const all = await readIntents(world.redis.url, PREFIX);
           const waiting = all.filter((i) => i.state === 'planned');
           return waiting.length > hold.held() ? waiting : undefined;

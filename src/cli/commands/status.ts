@@ -114,7 +114,7 @@ export async function readStatus(redis: Redis, loc: KeeperLocation, now: number)
   const rejected = (await intents.read(await intents.idsIn('rejected'))).records;
   const guardRefusals = rejected
     .filter((r) => r?.error?.code === 'GUARD_REFUSED')
-    .map((r) => ({ id: r!.id, strategy: r!.instance, kind: r!.kind, at: r!.updatedAt, reason: r!.error!.message }))
+    .map((r) => ({ id: r.id, strategy: r.instance, kind: r.kind, at: r.updatedAt, reason: r.error!.message }))
     .sort((a, b) => b.at - a.at)
     .slice(0, MAX_REFUSALS);
   const pnlRows = [...pnlOf].map(([id, p]) => ({ id, ...p }));

@@ -205,6 +205,9 @@ export class Executor {
   /** A signed or submitted intent: re-submit the same bytes and confirm; never sign again. */
   private async resume(rec: IntentRecord, move: Mover, log: Logger, signal?: AbortSignal): Promise<AttemptEnd> {
     log.info({ state: rec.state, signature: rec.signature }, 'resuming a signed intent: re-submitting the same bytes');
+    // The record may be one whose durable write could not be confirmed (REDIS_NOT_DURABLE): make sure it is on disk
+    // before its bytes leave, or a Redis crash could lose it while they land, and a later worker sign again.
+    await this.deps.store.confirmDurable();
     return this.submit(rec, move, log, signal);
   }
 

@@ -289,11 +289,17 @@ describe('the executor', () => {
     const exec = new Executor({ ...s.deps, store });
     const id = await record(store, swap(SOL, USDC, 10_000_000n));
     const err = await exec.execute(id).catch((e: unknown) => e);
-    await store.close();
     // This Redis (7.0) has no WAITAOF: durability cannot be confirmed, so the bytes never leave.
     expect((err as KeeperError).code).toBe('REDIS_NOT_DURABLE');
+    await store.close();
     const rec = (await s.store.get(id))!;
     expect(rec.state).toBe('signed');
+    // A worker that finds it signed later must not send it either while durability cannot be confirmed.
+    const again = new IntentStore(redis, prefix, { durability: { mode: 'waitaof', replicas: 0, timeoutMs: 200 } });
+    const resumed = await new Executor({ ...s.deps, store: again }).execute(id).catch((e: unknown) => e);
+    await again.close();
+    expect((resumed as KeeperError).code).toBe('REDIS_NOT_DURABLE');
+    expect((await s.store.get(id))!.state).toBe('signed');
     expect((await ledger(sim)).filter((t) => t.signature === rec.signature)).toEqual([]);
   });
 });

@@ -51,9 +51,10 @@ export type Attack =
   | { kind: 'set-authority'; authority: 'owner' | 'close' }
   /**
    * SPL CloseAccount of a wallet token account with its rent going to the stranger: an existing empty one (the
-   * given account, else any the wallet holds), or, when it has none, its ATA of an unused mint created and closed.
+   * given account, else any the wallet holds), or, when it has none or `create` is set, its ATA of an unused mint
+   * created (the wallet paying the rent) and closed in the same transaction.
    */
-  | { kind: 'close-account'; account?: string }
+  | { kind: 'close-account'; account?: string; create?: boolean }
   /** A compute-unit price that makes the priority fee `lamports` (default 25,000,000); the fee fields say so. */
   | { kind: 'priority-fee'; lamports?: bigint }
   /** An order into `mint` (default BONK) instead of the asked output; `claim: 'asked'` (default) hides it in the fields. */
@@ -90,6 +91,7 @@ export const ACCEPTANCE_ATTACKS: ReadonlyArray<{ label: string; attack: Attack }
   { label: 'set-owner', attack: { kind: 'set-authority', authority: 'owner' } },
   { label: 'set-close-auth', attack: { kind: 'set-authority', authority: 'close' } },
   { label: 'close-account', attack: { kind: 'close-account' } },
+  { label: 'create-and-close', attack: { kind: 'close-account', create: true } },
   { label: 'priority-fee', attack: { kind: 'priority-fee' } },
   { label: 'output-mint', attack: { kind: 'output-mint' } },
   { label: 'inflow-short', attack: { kind: 'inflow-short' } },
@@ -140,8 +142,11 @@ export function rewriteTransaction(original: VersionedTransaction, attack: Attac
   const decompiled = TransactionMessage.decompile(original.message);
   const instructions = [...decompiled.instructions];
   const memoAt = instructions.findIndex((ix) => ix.programId.equals(MEMO_PROGRAM_ID));
-  const insertAt = memoAt >= 0 ? memoAt : instructions.length;
-  const insert = (...ixs: TransactionInstruction[]) => instructions.splice(insertAt, 0, ...ixs);
+  let insertAt = memoAt >= 0 ? memoAt : instructions.length;
+  const insert = (...ixs: TransactionInstruction[]) => {
+    instructions.splice(insertAt, 0, ...ixs);
+    insertAt += ixs.length;
+  };
   const { wallet, stranger } = ctx;
   const result: Omit<Rewrite, 'tx'> = { needsStranger: false, description: attack.kind };
   switch (attack.kind) {
@@ -176,7 +181,7 @@ export function rewriteTransaction(original: VersionedTransaction, attack: Attac
       break;
     }
     case 'close-account': {
-      const target = closeTarget(ctx, attack.account);
+      const target = closeTarget(ctx, attack.account, attack.create ?? false);
       if (target.create) insert(target.create);
       insert(createCloseAccountInstruction(target.account, stranger.publicKey, wallet, [], target.program));
       result.coverLamports = target.rent;
@@ -266,11 +271,11 @@ function walletTokenAccount(ctx: RewriteContext): { account: PublicKey; program:
 }
 
 /** The token account `close-account` closes, and the instruction creating it when the wallet has no empty one. */
-function closeTarget(ctx: RewriteContext, given: string | undefined): { account: PublicKey; program: PublicKey; rent: bigint; create?: TransactionInstruction } {
+function closeTarget(ctx: RewriteContext, given: string | undefined, create: boolean): { account: PublicKey; program: PublicKey; rent: bigint; create?: TransactionInstruction } {
   const { venue, wallet } = ctx;
   const swapMints = new Set([ctx.input.mint, ctx.output.mint]);
   const accounts = venue.chain.tokenAccountsOf(wallet.toBase58());
-  const empty = given !== undefined ? accounts.find((a) => a.address === given) : accounts.find((a) => a.amount === 0n && !swapMints.has(a.mint));
+  const empty = given !== undefined ? accounts.find((a) => a.address === given) : create ? undefined : accounts.find((a) => a.amount === 0n && !swapMints.has(a.mint));
   if (given !== undefined && (!empty || empty.amount !== 0n)) throw new Error(`${given} is not an empty token account of the wallet`);
   if (empty) {
     const address = new PublicKey(empty.address);

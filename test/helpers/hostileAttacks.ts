@@ -10,6 +10,7 @@ import {
   createAssociatedTokenAccountIdempotentInstruction,
   createCloseAccountInstruction,
   createSetAuthorityInstruction,
+  createTransferCheckedInstruction,
   getAssociatedTokenAddressSync,
 } from '@solana/spl-token';
 import type { Venue } from '../../src/sim/venue.js';
@@ -62,7 +63,12 @@ export type Attack =
   /** The vault pays `bps` (default 500) below what the input is worth at the feed price; amounts lowered to match. */
   | { kind: 'inflow-short'; bps?: number }
   /** A memo that needs the stranger's signature: a required signer besides the wallet and the venue's co-signers. */
-  | { kind: 'extra-signer' };
+  | { kind: 'extra-signer' }
+  /**
+   * The wallet's payment is split: `cut` (default 1 base unit) of the intent's own input goes to the stranger
+   * instead of the counterparty, the total unchanged and the payout in full (the vault co-signs the smaller payment).
+   */
+  | { kind: 'split-input'; cut?: bigint };
 
 /** The kinds of attack. */
 export type AttackKind = Attack['kind'];
@@ -79,6 +85,7 @@ export const PRIMARY_RULE: Record<AttackKind, GuardRuleName> = {
   'output-mint': 'output-mint',
   'inflow-short': 'inflow-short',
   'extra-signer': 'signer',
+  'split-input': 'destination',
 };
 
 /** The attacks of the acceptance test, one of each kind the issue names, with a label. */
@@ -211,6 +218,11 @@ export function rewriteTransaction(original: VersionedTransaction, attack: Attac
       result.description = `the vault pays ${lowered.outAmount} instead of ${lowered.honest} (${attack.bps ?? 500} bps below the feed's ${lowered.worth})`;
       break;
     }
+    case 'split-input': {
+      const split = splitPayment(instructions, attack.cut ?? 1n, ctx);
+      result.description = `the wallet pays ${split.toVault} of its ${split.total} ${ctx.input.symbol} to the counterparty and ${split.cut} to ${stranger.publicKey.toBase58()}`;
+      break;
+    }
     case 'extra-signer':
       insert(new TransactionInstruction({ programId: MEMO_PROGRAM_ID, keys: [{ pubkey: stranger.publicKey, isSigner: true, isWritable: false }], data: Buffer.from('co-signed by a stranger', 'utf8') }));
       result.needsStranger = true;
@@ -239,28 +251,76 @@ function lowerPayout(instructions: TransactionInstruction[], bps: number, ctx: R
   const at = instructions.findIndex((ix) => ix.keys.some((k) => k.isSigner && k.pubkey.equals(vault)));
   const payOut = instructions[at];
   if (!payOut) throw new Error('no payout by the vault in the transaction');
-  const original = new VersionedTransaction(new TransactionMessage({ payerKey: ctx.wallet, recentBlockhash: '11111111111111111111111111111111', instructions }).compileToV0Message());
-  const ticket = ctx.venue.tickets.match(original, ctx.venue.clock.now());
-  if (!ticket) throw new Error('no live ticket of the vault for this transaction');
-  const isSystem = payOut.programId.equals(SystemProgram.programId);
-  const honest = isSystem ? payOut.data.readBigUInt64LE(4) : payOut.data.readBigUInt64LE(1);
+  const honest = transferAmount(payOut);
   const worth = feedWorth(ctx.venue, ctx.input, ctx.output, ctx.inAmount);
   const target = (worth * BigInt(10_000 - bps)) / 10_000n;
   const outAmount = target < honest ? target : honest;
-  const data = Buffer.from(payOut.data);
-  if (isSystem) data.writeBigUInt64LE(outAmount, 4);
-  else data.writeBigUInt64LE(outAmount, 1);
-  const lowered = new TransactionInstruction({ programId: payOut.programId, keys: payOut.keys, data });
+  const lowered = withAmount(payOut, outAmount);
+  retarget(instructions, payOut, lowered, ctx, { outputAmount: outAmount });
   instructions[at] = lowered;
-  const before = instructionHash(payOut);
+  return { outAmount, honest, worth };
+}
+
+/** Pays `cut` of the wallet's payment to the counterparty to the stranger instead (its token account opened if needed). */
+function splitPayment(instructions: TransactionInstruction[], cut: bigint, ctx: RewriteContext): { total: bigint; toVault: bigint; cut: bigint } {
+  const { venue, wallet, stranger } = ctx;
+  const vault = venue.vault.publicKey;
+  const sol = venue.isSol(ctx.input.mint);
+  const vaultAta = sol ? null : venue.ata(vault, ctx.input);
+  const at = instructions.findIndex((ix) =>
+    sol
+      ? ix.programId.equals(SystemProgram.programId) && ix.data.readUInt32LE(0) === 2 && ix.keys[0]!.pubkey.equals(wallet) && ix.keys[1]!.pubkey.equals(vault)
+      : ix.data[0] === 12 && ix.keys[2]!.pubkey.equals(vaultAta!) && ix.keys[3]!.pubkey.equals(wallet),
+  );
+  const payIn = instructions[at];
+  if (!payIn) throw new Error('no payment by the wallet to the counterparty in the transaction');
+  const total = transferAmount(payIn);
+  if (cut <= 0n || cut >= total) throw new Error(`cannot split ${cut} off a payment of ${total}`);
+  const lowered = withAmount(payIn, total - cut);
+  retarget(instructions, payIn, lowered, ctx, { inputAmount: total - cut });
+  let side: TransactionInstruction;
+  if (sol) {
+    side = SystemProgram.transfer({ fromPubkey: wallet, toPubkey: stranger.publicKey, lamports: cut });
+  } else {
+    const program = new PublicKey(tokenProgramId(ctx.input));
+    const mint = new PublicKey(ctx.input.mint);
+    const theirs = venue.ata(stranger.publicKey, ctx.input);
+    // The thief's account exists beforehand (empty), so that no rent of the wallet's goes into making it.
+    if (!venue.chain.account(theirs)) venue.chain.createTokenAccount(theirs, { mint, owner: stranger.publicKey, amount: 0n, program: program.toBase58() });
+    side = createTransferCheckedInstruction(venue.ata(wallet, ctx.input), mint, theirs, wallet, cut, ctx.input.decimals, [], program);
+  }
+  instructions.splice(at, 1, lowered, side);
+  return { total, toVault: total - cut, cut };
+}
+
+/** The amount of a SystemProgram transfer or an SPL transferChecked. */
+function transferAmount(ix: TransactionInstruction): bigint {
+  return ix.programId.equals(SystemProgram.programId) ? ix.data.readBigUInt64LE(4) : ix.data.readBigUInt64LE(1);
+}
+
+/** The same transfer for another amount. */
+function withAmount(ix: TransactionInstruction, amount: bigint): TransactionInstruction {
+  const data = Buffer.from(ix.data);
+  data.writeBigUInt64LE(amount, ix.programId.equals(SystemProgram.programId) ? 4 : 1);
+  return new TransactionInstruction({ programId: ix.programId, keys: ix.keys, data });
+}
+
+/**
+ * Registers a ticket of the vault for the transaction with `before` replaced by `after`, so that the vault still
+ * co-signs it: the venue lies with its own market maker's consent.
+ */
+function retarget(instructions: TransactionInstruction[], before: TransactionInstruction, after: TransactionInstruction, ctx: RewriteContext, record: Partial<Ticket['record']>): void {
+  const original = new VersionedTransaction(new TransactionMessage({ payerKey: ctx.wallet, recentBlockhash: '11111111111111111111111111111111', instructions }).compileToV0Message());
+  const ticket = ctx.venue.tickets.match(original, ctx.venue.clock.now());
+  if (!ticket) throw new Error('no live ticket of the vault for this transaction');
+  const old = instructionHash(before);
   const hostile: Ticket = {
     ...ticket,
     id: `${ticket.id}:hostile`,
-    required: ticket.required.map((h) => (h === before ? instructionHash(lowered) : h)),
-    record: { ...ticket.record, outputAmount: outAmount },
+    required: ticket.required.map((h) => (h === old ? instructionHash(after) : h)),
+    record: { ...ticket.record, ...record },
   };
   ctx.venue.tickets.add(hostile);
-  return { outAmount, honest, worth };
 }
 
 /** The wallet token account the token attacks aim at: its account of the input (if a token), else of the output. */

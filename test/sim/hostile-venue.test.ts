@@ -58,24 +58,25 @@ describe('the hostile venue', () => {
   };
 
   /** Asks the proxy for a USDC->SOL trade of `inAmount` the way the keeper does (order, or quote then swap). */
-  const request = async (via: Flow, wallet: Keypair, inAmount: bigint): Promise<Omit<Served, 'record' | 'wallet'>> => {
+  const request = async (via: Flow, wallet: Keypair, inAmount: bigint, pair: [string, string] = [USDC, SOL]): Promise<Omit<Served, 'record' | 'wallet'>> => {
     const taker = wallet.publicKey.toBase58();
+    const [inputMint, outputMint] = pair;
     if (via === 'ultra') {
-      const order = await getJson(`/ultra/v1/order?inputMint=${USDC}&outputMint=${SOL}&amount=${inAmount}&taker=${taker}`);
+      const order = await getJson(`/ultra/v1/order?inputMint=${inputMint}&outputMint=${outputMint}&amount=${inAmount}&taker=${taker}`);
       return { order, tx: VersionedTransaction.deserialize(Buffer.from(String(order.transaction), 'base64')) };
     }
-    const quote = await getJson(`/swap/v1/quote?inputMint=${USDC}&outputMint=${SOL}&amount=${inAmount}&slippageBps=50`);
+    const quote = await getJson(`/swap/v1/quote?inputMint=${inputMint}&outputMint=${outputMint}&amount=${inAmount}&slippageBps=50`);
     const swap = await postJson('/swap/v1/swap', { userPublicKey: taker, quoteResponse: quote, dynamicComputeUnitLimit: true });
     return { quote, swap, tx: VersionedTransaction.deserialize(Buffer.from(String(swap.swapTransaction), 'base64')) };
   };
 
   /** A fresh wallet (2 SOL, 100 USDC, an empty JUP account), and one attack served to it. */
-  const serve = async (via: Flow, attack: Attack): Promise<Served> => {
+  const serve = async (via: Flow, attack: Attack, pair: [string, string] = [USDC, SOL]): Promise<Served> => {
     const wallet = await fundedWallet(sim, 2_000_000_000n, [[USDC, 100_000_000n]]);
     const emptyAccount = openTokenAccount(sim, wallet, JUP);
     const inAmount = amount();
     venue.plan({ attack, via, amount: inAmount, count: 1 });
-    const got = await request(via, wallet, inAmount);
+    const got = await request(via, wallet, inAmount, pair);
     const record = venue.attacks().find((r) => r.amount === inAmount);
     expect(record, 'the plan picked the request').toBeDefined();
     expect(record!.error).toBeUndefined();
@@ -198,6 +199,8 @@ describe('the hostile venue', () => {
             expect(walletDelta, label).toBe(payout - fees - priorityFeeOf(served.tx));
             break;
           }
+          case 'split-input':
+            break;
           case 'extra-signer': {
             const signers = served.tx.message.staticAccountKeys.slice(0, served.tx.message.header.numRequiredSignatures).map((k) => k.toBase58());
             expect(signers, label).toContain(s);
@@ -210,6 +213,32 @@ describe('the hostile venue', () => {
       const statuses = await rpc<{ value: Array<{ err: unknown } | null> }>('getSignatureStatuses', [[landed.signature], { searchTransactionHistory: true }]);
       expect(statuses.value[0], 'the signature has a status').toBeTruthy();
       expect(statuses.value[0]!.err).toBeNull();
+    });
+  });
+
+  describe.each(['ultra', 'metis'] as const)('%s, a payment split between the counterparty and the stranger', (via) => {
+    it.each([
+      { pair: [USDC, SOL] as [string, string], cut: 1n },
+      { pair: [USDC, SOL] as [string, string], cut: 100_000n },
+      { pair: [SOL, USDC] as [string, string], cut: 1n },
+    ])('takes $cut of $pair.0 for the stranger, the total and the payout unchanged', async ({ pair, cut }) => {
+      const served = await serve(via, { kind: 'split-input', cut }, pair);
+      const v = sim.ctx.state.venue;
+      const input = v.token(pair[0])!;
+      const output = v.token(pair[1])!;
+      const w = served.wallet.publicKey;
+      const payout = vaultPayout(served.tx, v.vault.publicKey);
+      // What the wallet, the vault and the stranger hold of the input (lamports for SOL), and the wallet's output.
+      const holding = (owner: PublicKey, t: typeof input) => (v.isSol(t.mint) ? v.chain.lamports(owner) : (v.chain.tokenAccount(v.ata(owner, t))?.amount ?? 0n));
+      const before = { wallet: holding(w, input), vault: holding(v.vault.publicKey, input), stranger: holding(venue.stranger.publicKey, input), out: holding(w, output) };
+      await simulate(served.tx, []);
+      await landThroughProxy(via, served, []);
+      const after = { wallet: holding(w, input), vault: holding(v.vault.publicKey, input), stranger: holding(venue.stranger.publicKey, input), out: holding(w, output) };
+      expect(after.stranger - before.stranger).toBe(cut);
+      expect(after.vault - before.vault).toBe(served.record.amount - cut);
+      if (!v.isSol(input.mint)) expect(before.wallet - after.wallet).toBe(served.record.amount);
+      if (!v.isSol(output.mint)) expect(after.out - before.out).toBe(payout);
+      else expect(after.out - before.out).toBe(payout - 5_000n * BigInt(served.tx.message.header.numRequiredSignatures) - priorityFeeOf(served.tx));
     });
   });
 

@@ -2,8 +2,8 @@ import { PublicKey, type AccountInfo, type SimulatedTransactionAccountInfo, type
 import { KeeperError } from '../lib/errors.js';
 import { computeWalletChanges, findAuthorityChanges, readTokenAccount, solSpent, type AccountSnapshot, type AccountStates, type AuthorityChange, type WalletChanges } from './guardChanges.js';
 import { decodeMessage, lookupTablesFrom, type DecodedMessage } from './guardDecode.js';
-import { checkFlows, SOL_ASSET, type FlowSummary, type SpendRule } from './guardFlows.js';
-import { flowEventsOf, fromRpcInstruction, type FlowEvent } from './guardInstructions.js';
+import { checkFlows, SOL_ASSET, type FlowSummary, type SpendRule, type TracedEvent } from './guardFlows.js';
+import { flowEventsOf, fromRpcInstruction } from './guardInstructions.js';
 import { dangerousExtensions, mintDecimals } from './guardToken2022.js';
 import { PROGRAM_IDS, TIP_ACCOUNTS, type ApiArea } from './programs.js';
 import type { SolanaRpc } from './rpc.js';
@@ -129,6 +129,9 @@ const KEPT_LOG_LINES = 20;
 /** Simulation errors that say nothing about the transaction, only that this node cannot run it now. */
 const TRANSIENT_SIM_ERRORS = new Set(['BlockhashNotFound', 'AccountInUse', 'ClusterMaintenance', 'WouldExceedMaxBlockCostLimit', 'WouldExceedMaxAccountCostLimit', 'WouldExceedAccountDataBlockLimit', 'WouldExceedAccountDataTotalLimit', 'TooManyAccountLocks']);
 
+/** Programs through whose CPIs a swap pays its counterparty: Jupiter's aggregator and its RFQ order engine. */
+const SWAP_PROGRAMS: ReadonlySet<string> = new Set([PROGRAM_IDS.jupiterV6, PROGRAM_IDS.jupiterOrderEngine]);
+
 /** Rent-exempt minimum of `space` bytes on mainnet (and LiteSVM): (128 + space) × 3,480 × 2 lamports. */
 export function rentExemptLamports(space: bigint): bigint {
   return (128n + space) * 3_480n * 2n;
@@ -197,13 +200,24 @@ export async function guardTransaction(tx: VersionedTransaction, policy: GuardPo
   decoded.writable.forEach((k, i) => post.set(k.toBase58(), fromSimulated(value.accounts![i] ?? null)));
   await assertWalletUnmoved(rpc, pre, wallet, sim.context.slot);
 
-  const events: FlowEvent[] = [];
+  const events: TracedEvent[] = [];
   const inner = new Map(value.innerInstructions.map((g) => [g.index, g.instructions]));
   decoded.instructions.forEach((ix, i) => {
-    events.push(...flowEventsOf({ form: 'raw', ...ix }));
-    for (const cpi of inner.get(i) ?? []) events.push(...flowEventsOf(fromRpcInstruction(cpi)));
+    const top = ix.programId;
+    for (const e of flowEventsOf({ form: 'raw', ...ix })) events.push({ ...e, top });
+    for (const cpi of inner.get(i) ?? []) for (const e of flowEventsOf(fromRpcInstruction(cpi))) events.push({ ...e, top });
   });
-  const flows = checkFlows(events, pre, post, { wallet, spend: policy.spend, tipAccounts: TIP_ACCOUNTS, mayUnwrapSol: policy.mayUnwrapSol, burn: policy.burn, escrowAuthorities: policy.escrowAuthorities, rentExempt: rentExemptLamports });
+  const flows = checkFlows(events, pre, post, {
+    wallet,
+    spend: policy.spend,
+    tipAccounts: TIP_ACCOUNTS,
+    counterparties: policy.coSigners,
+    swapPrograms: SWAP_PROGRAMS,
+    mayUnwrapSol: policy.mayUnwrapSol,
+    burn: policy.burn,
+    escrowAuthorities: policy.escrowAuthorities,
+    rentExempt: rentExemptLamports,
+  });
   tipsLamports = flows.tipsLamports;
   violations.push(...flows.violations);
   if (decoded.priorityFeeLamports + flows.tipsLamports > policy.maxPriorityFeeLamports && flows.tipsLamports > 0n) {

@@ -10,7 +10,10 @@ export const SOL_ASSET = WSOL_MINT;
 export type SpendRule =
   /** Nothing may leave (cancels, claims, withdrawals, clawbacks): only fees. */
   | { kind: 'nothing' }
-  /** A swap: up to `max` of `mint` may go to the counterparty (whichever accounts the route pays). */
+  /**
+   * A swap: up to `max` of `mint` may go to the counterparty: the venue's declared co-signers (a market maker that
+   * signs its side) or whichever accounts the aggregator's own program pays on the wallet's behalf (its CPIs).
+   */
   | { kind: 'counterparty'; mint: string; max: bigint }
   /** A product order: exactly `amount` of `mint` goes into escrows of `program`, plus the rent of its accounts. */
   | { kind: 'escrow'; mint: string; amount: bigint; program: string };
@@ -21,6 +24,10 @@ export interface FlowPolicy {
   spend: SpendRule;
   /** Accounts whose lamport tips count as priority fee (Jito's tip accounts). */
   tipAccounts: ReadonlySet<string>;
+  /** The venue's declared co-signers: a swap may pay them (or token accounts they own). */
+  counterparties: ReadonlySet<string>;
+  /** Programs whose CPIs pay a swap's counterparty (the area's aggregator programs). */
+  swapPrograms: ReadonlySet<string>;
   /** The wallet's native (wSOL) account may be closed to the wallet (the swap unwraps SOL). */
   mayUnwrapSol: boolean;
   /** A lend withdrawal burns at most `max` of its share token. */
@@ -62,9 +69,14 @@ interface Outflow {
   to: string | null;
   amount: bigint;
   via: 'transfer' | 'create' | 'token' | 'burn';
+  /** The top-level program whose instruction (or CPI) moved it. */
+  top: string;
   space?: bigint;
   owner?: string;
 }
+
+/** A flow event with the top-level program it happened under (the program itself, or the one that made the CPI). */
+export type TracedEvent = FlowEvent & { top: string };
 
 /**
  * Follows every event in execution order, tracking which token accounts the wallet holds (as they are created,
@@ -72,7 +84,7 @@ interface Outflow {
  * back to the wallet's own accounts, to a tip account, to the swap's counterparty in the input asset, into an
  * escrow of the area's program, or burnt within the allowance. Anything else is a violation, down to one lamport.
  */
-export function checkFlows(events: readonly FlowEvent[], pre: AccountStates, post: AccountStates, p: FlowPolicy): FlowSummary {
+export function checkFlows(events: readonly TracedEvent[], pre: AccountStates, post: AccountStates, p: FlowPolicy): FlowSummary {
   const { wallet } = p;
   const holdings = new Map<string, Holding>();
   const closedTo = new Map<string, string>();
@@ -90,19 +102,19 @@ export function checkFlows(events: readonly FlowEvent[], pre: AccountStates, pos
   for (const e of events) {
     switch (e.kind) {
       case 'lamports':
-        if (e.from === wallet && e.to !== wallet) outflows.push({ asset: SOL_ASSET, to: e.to, amount: e.amount, via: 'transfer' });
+        if (e.from === wallet && e.to !== wallet) outflows.push({ asset: SOL_ASSET, to: e.to, amount: e.amount, via: 'transfer', top: e.top });
         break;
       case 'create':
-        if (e.from === wallet) outflows.push({ asset: SOL_ASSET, to: e.account, amount: e.amount, via: 'create', space: e.space, owner: e.owner });
+        if (e.from === wallet) outflows.push({ asset: SOL_ASSET, to: e.account, amount: e.amount, via: 'create', top: e.top, space: e.space, owner: e.owner });
         break;
       case 'tokens': {
         const h = holding(e.from);
-        if (h?.owner === wallet && e.from !== e.to) outflows.push({ asset: h.native ? SOL_ASSET : h.mint, to: e.to, amount: e.amount, via: 'token' });
+        if (h?.owner === wallet && e.from !== e.to) outflows.push({ asset: h.native ? SOL_ASSET : h.mint, to: e.to, amount: e.amount, via: 'token', top: e.top });
         break;
       }
       case 'burn': {
         const h = holding(e.account);
-        if (h?.owner === wallet) outflows.push({ asset: h.mint, to: null, amount: e.amount, via: 'burn' });
+        if (h?.owner === wallet) outflows.push({ asset: h.mint, to: null, amount: e.amount, via: 'burn', top: e.top });
         break;
       }
       case 'init':
@@ -161,7 +173,7 @@ export function checkFlows(events: readonly FlowEvent[], pre: AccountStates, pos
       continue;
     }
     const to = o.to!;
-    if (spend.kind === 'counterparty' && o.asset === spend.mint && o.via !== 'create') {
+    if (spend.kind === 'counterparty' && o.asset === spend.mint && o.via !== 'create' && (p.swapPrograms.has(o.top) || p.counterparties.has(holding(to)?.owner ?? to))) {
       add(summary.toCounterparty, o.asset, o.amount);
       continue;
     }

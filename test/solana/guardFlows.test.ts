@@ -3,7 +3,7 @@ import { Keypair, PublicKey, SystemProgram } from '@solana/web3.js';
 import { ACCOUNT_SIZE, AccountLayout, AccountState, createTransferCheckedInstruction, TOKEN_PROGRAM_ID } from '@solana/spl-token';
 import { rentExemptLamports } from '../../src/solana/guard.js';
 import type { AccountSnapshot } from '../../src/solana/guardChanges.js';
-import { checkFlows, type FlowPolicy, type SpendRule } from '../../src/solana/guardFlows.js';
+import { checkFlows, type FlowPolicy, type SpendRule, type TracedEvent } from '../../src/solana/guardFlows.js';
 import { flowEventsOf, type FlowEvent, type GuardInstruction } from '../../src/solana/guardInstructions.js';
 import { PROGRAM_IDS, TIP_ACCOUNTS } from '../../src/solana/programs.js';
 
@@ -36,11 +36,17 @@ const BASE = states([
   [ORDER, { lamports: 3_000_000n, owner: TRIGGER, data: Uint8Array.from([7, 1, 2, 3]) }],
 ]);
 
+const JUP6 = PROGRAM_IDS.jupiterV6;
+const MAKER = Keypair.generate().publicKey.toBase58();
+
 function policy(spend: SpendRule, extra: Partial<FlowPolicy> = {}): FlowPolicy {
-  return { wallet: WALLET, spend, tipAccounts: TIP_ACCOUNTS, mayUnwrapSol: false, rentExempt: rentExemptLamports, ...extra };
+  return { wallet: WALLET, spend, tipAccounts: TIP_ACCOUNTS, counterparties: new Set([MAKER]), swapPrograms: new Set([JUP6]), mayUnwrapSol: false, rentExempt: rentExemptLamports, ...extra };
 }
 
-const rulesOf = (events: FlowEvent[], p: FlowPolicy, post = BASE) => checkFlows(events, BASE, post, p).violations.map((v) => v.rule).sort();
+/** Events as they happen under a top-level instruction of `top` (by default inside Jupiter's aggregator route). */
+const traced = (events: FlowEvent[], top: string = JUP6): TracedEvent[] => events.map((e) => ({ ...e, top }));
+const flowsOf = (events: FlowEvent[], pre: Map<string, AccountSnapshot | null>, post: Map<string, AccountSnapshot | null>, p: FlowPolicy) => checkFlows(traced(events), pre, post, p);
+const rulesOf = (events: FlowEvent[], p: FlowPolicy, post = BASE, top: string = JUP6) => checkFlows(traced(events, top), BASE, post, p).violations.map((v) => v.rule).sort();
 const pay = (to: string, amount: bigint): FlowEvent => ({ kind: 'tokens', from: WALLET_USDC, to, amount });
 
 describe('following what leaves the wallet', () => {
@@ -52,9 +58,20 @@ describe('following what leaves the wallet', () => {
       expect(rulesOf([pay(STRANGER_USDC, 6_000_000n), pay(ESCROW_USDC, 4_000_001n)], swap)).toEqual(['token-outflow']);
     });
 
+    it('pays only the counterparty: the aggregator\'s own CPIs, or the venue\'s declared market maker; not a stranger the venue adds', () => {
+      const makerUsdc = Keypair.generate().publicKey.toBase58();
+      const withMaker = states([...BASE, [makerUsdc, token(USDC, MAKER)]]);
+      const direct = (to: string, amount: bigint) => checkFlows(traced([pay(to, amount)], PROGRAM_IDS.splToken), withMaker, withMaker, swap).violations.map((v) => v.rule);
+      expect(direct(makerUsdc, 10_000_000n)).toEqual([]);
+      expect(direct(STRANGER_USDC, 1n)).toEqual(['destination']);
+      // The split attack: the total and the payout are right, but one unit of the payment goes to a stranger.
+      const split = checkFlows([...traced([pay(makerUsdc, 9_999_999n)], PROGRAM_IDS.splToken), ...traced([pay(STRANGER_USDC, 1n)], PROGRAM_IDS.splToken)], withMaker, withMaker, swap);
+      expect(split.violations.map((v) => v.rule)).toEqual(['destination']);
+    });
+
     it('refuses one lamport of SOL to anyone when SOL is not the input, and lets a tip to Jito through', () => {
       expect(rulesOf([{ kind: 'lamports', from: WALLET, to: STRANGER, amount: 1n }], swap)).toEqual(['destination']);
-      const summary = checkFlows([{ kind: 'lamports', from: WALLET, to: [...TIP_ACCOUNTS][3]!, amount: 5_000n }], BASE, BASE, swap);
+      const summary = flowsOf([{ kind: 'lamports', from: WALLET, to: [...TIP_ACCOUNTS][3]!, amount: 5_000n }], BASE, BASE, swap);
       expect(summary.violations).toEqual([]);
       expect(summary.tipsLamports).toBe(5_000n);
     });
@@ -83,9 +100,9 @@ describe('following what leaves the wallet', () => {
       const wsol = Keypair.generate().publicKey.toBase58();
       const withWsol = states([...BASE, [wsol, { ...token(WSOL, WALLET, 1_000n), data: nativeData(WALLET, 1_000n) }]]);
       const close: FlowEvent[] = [{ kind: 'close', account: wsol, destination: WALLET }];
-      expect(checkFlows(close, withWsol, withWsol, swap).violations.map((v) => v.rule)).toEqual(['close-account']);
-      expect(checkFlows(close, withWsol, withWsol, { ...swap, mayUnwrapSol: true }).violations).toEqual([]);
-      expect(checkFlows([{ kind: 'close', account: wsol, destination: STRANGER }], withWsol, withWsol, { ...swap, mayUnwrapSol: true }).violations.map((v) => v.rule)).toEqual(['close-account']);
+      expect(flowsOf(close, withWsol, withWsol, swap).violations.map((v) => v.rule)).toEqual(['close-account']);
+      expect(flowsOf(close, withWsol, withWsol, { ...swap, mayUnwrapSol: true }).violations).toEqual([]);
+      expect(flowsOf([{ kind: 'close', account: wsol, destination: STRANGER }], withWsol, withWsol, { ...swap, mayUnwrapSol: true }).violations.map((v) => v.rule)).toEqual(['close-account']);
     });
 
     it('refuses a burn and an instruction it cannot read that touches the wallet', () => {
@@ -120,8 +137,8 @@ describe('following what leaves the wallet', () => {
       const derived = Keypair.generate().publicKey.toBase58();
       const vault = Keypair.generate().publicKey.toBase58();
       const both = states([...BASE, [vault, token(USDC, derived)]]);
-      expect(checkFlows([pay(vault, 5_000_000n)], both, both, { ...escrow, escrowAuthorities: new Set([derived]) }).violations).toEqual([]);
-      expect(checkFlows([pay(vault, 5_000_000n)], both, both, escrow).violations.map((v) => v.rule)).toEqual(['destination', 'escrow-amount']);
+      expect(flowsOf([pay(vault, 5_000_000n)], both, both, { ...escrow, escrowAuthorities: new Set([derived]) }).violations).toEqual([]);
+      expect(flowsOf([pay(vault, 5_000_000n)], both, both, escrow).violations.map((v) => v.rule)).toEqual(['destination', 'escrow-amount']);
     });
 
     it('lets the wallet pay the exact rent of the program\'s new order account, not a lamport more', () => {

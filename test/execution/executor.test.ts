@@ -26,7 +26,7 @@ const DAY = 86_400_000;
 
 // The executor in-process against the simulator (its clock frozen: time moves only when a test moves it), a real
 // Redis ledger and the real client, builder and guard. Each branch that ends an intent is driven for real.
-describe('the executor', () => {
+describe('the executor', { timeout: 90_000 }, () => {
   let sim: RunningSimulator;
   let redis: Redis;
   let jup: JupiterClient;
@@ -106,7 +106,8 @@ describe('the executor', () => {
 
   /** Resolves once the intent is in `state` (at `attempt`, when given), polled from the ledger, then runs `then`. */
   async function whenState(store: IntentStore, id: string, state: string, then: () => Promise<unknown>, attempt?: number): Promise<void> {
-    for (let i = 0; i < 400; i += 1) {
+    // Bounded only so that a stuck executor fails this test rather than hang it; a slow machine just waits longer.
+    for (let i = 0; i < 2_400; i += 1) {
       const rec = await store.get(id);
       if (rec?.state === state && (attempt === undefined || rec.attempt === attempt)) {
         await then();
@@ -219,7 +220,8 @@ describe('the executor', () => {
     let drained = false;
     const s = await setup({
       lamports: 200_000_000n,
-      policy: () => Promise.resolve(nothingPolicy(s.wallet.publicKey, vault, 50_000_000n)),
+      // The payee counts as the venue's declared counterparty: the guard passes the payment, the node then refuses it.
+      policy: () => Promise.resolve(nothingPolicy(s.wallet.publicKey, vault, 50_000_000n, stranger.toBase58())),
       maxAttempts: 1,
       // Between the guard and the signature, another transaction of the wallet empties it: the send fails preflight.
       killSwitch: async () => {
@@ -304,13 +306,13 @@ describe('the executor', () => {
   });
 });
 
-/** A policy for a transaction that may move nothing but fees, plus `lamports` to anyone (a plain transfer). */
-function nothingPolicy(wallet: PublicKey, vault: string, lamports = 0n): GuardPolicy {
+/** A policy for a transaction that may move nothing but fees, plus `lamports` to `payee` (a plain transfer). */
+function nothingPolicy(wallet: PublicKey, vault: string, lamports = 0n, payee?: string): GuardPolicy {
   return {
     wallet,
     area: 'send',
     allowedPrograms: allowedProgramsFor('send'),
-    coSigners: new Set([vault]),
+    coSigners: new Set([vault, ...(payee ? [payee] : [])]),
     maxPriorityFeeLamports: 1_000_000n,
     spend: lamports > 0n ? { kind: 'counterparty', mint: SOL, max: lamports } : { kind: 'nothing' },
     mayUnwrapSol: true,

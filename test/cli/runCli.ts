@@ -22,7 +22,9 @@ export function runCli(args: readonly string[], env: Record<string, string> = {}
   const base = { ...process.env };
   for (const key of ['JUPITER_API_KEY', 'JUPITER_BASE_URL', 'JUPKEEPER_DEBUG', 'NODE_OPTIONS', 'LOG_LEVEL']) delete base[key];
   return new Promise((resolve) => {
-    execFile(process.execPath, [BIN, ...args], { cwd: tmpdir(), env: { ...base, ...env }, timeout: 15_000 }, (err, stdout, stderr) => {
+    // The timeout only keeps a hung CLI from hanging the suite: on a loaded machine, with several test files starting
+    // CLIs at once, a healthy start can take many seconds, so it is far above any normal run.
+    execFile(process.execPath, [BIN, ...args], { cwd: tmpdir(), env: { ...base, ...env }, timeout: 120_000 }, (err, stdout, stderr) => {
       const code = err ? (typeof err.code === 'number' ? err.code : null) : 0;
       resolve({ code, stdout, stderr });
     });

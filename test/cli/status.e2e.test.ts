@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { airdrop, ledger, SOL } from '../helpers/sim.js';
 import { dcaConfig, runKeeperCli, spawnKeeper, writeConfig, writeKeypair, useKeeperEnv } from '../helpers/keeper.js';
+import { stopKeeper, waitUntil } from '../helpers/e2e.js';
 
 describe('status and intents after a keeper ran against the simulator', () => {
   const world = useKeeperEnv('status-e2e');
@@ -10,8 +11,13 @@ describe('status and intents after a keeper ran against the simulator', () => {
     const wallet = keypair.publicKey.toBase58();
     await airdrop(world.sim, keypair, SOL, 2_000_000_000n);
     const config = writeConfig(world.dir, dcaConfig({ venueUrl: world.sim.url, prefix: 'status-e2e', maxRuns: 2, everySeconds: 1 }));
-    const keeper = spawnKeeper(['run', '--config', config, '--wallet', walletPath, '--redis-url', world.redis.url, '--duration', '12']);
-    expect(await keeper.exited).toBe(0);
+    const keeper = spawnKeeper(['run', '--config', config, '--wallet', walletPath, '--redis-url', world.redis.url]);
+    try {
+      // Both runs landing is the event to wait for, however slow the machine; then a clean stop.
+      await waitUntil('two landings', () => keeper.logs().filter((l) => l.msg === 'landed').length >= 2, 75_000);
+    } finally {
+      expect(await stopKeeper(keeper)).toBe(0);
+    }
 
     const swaps = (await ledger(world.sim)).filter((t) => t.wallet === wallet && t.kind === 'ultra');
     expect(swaps).toHaveLength(2);
@@ -47,5 +53,5 @@ describe('status and intents after a keeper ran against the simulator', () => {
     expect(BigInt(status.balances.sol.lamports)).toBeLessThan(2_000_000_000n);
     expect(status.balances.tokens.find((t: { symbol: string }) => t.symbol === 'USDC')).toBeDefined();
     expect(status.guardRefusals).toEqual([]);
-  }, 90_000);
+  }, 150_000);
 });

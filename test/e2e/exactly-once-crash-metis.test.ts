@@ -16,6 +16,6 @@ describe.concurrent('exactly once across a crash, via Metis (RPC)', () => {
   for (const point of ['after-build', 'after-sign', 'after-submit'] as const) {
     it(`crash ${point}: the restarted keeper finishes every intent once`, async ({ onTestFailed }) => {
       await crashAndRecover(h, point, 'metis', onTestFailed);
-    }, 90_000);
+    }, 150_000);
   }
 });

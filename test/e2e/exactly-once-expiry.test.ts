@@ -54,6 +54,6 @@ describe('exactly once when a signed intent expires while the keeper is down', (
         expect(report.settled.filter((s) => s.requestId === signed!.requestId)).toEqual([]);
       }
       expect(recovering.logs().some((l) => l.msg === 'attempt expired with its signature absent; building a new attempt' && l.intent === signed!.id)).toBe(true);
-    }, 60_000);
+    }, 150_000);
   }
 });

@@ -35,5 +35,5 @@ describe('exactly once when the execute response is lost', () => {
     expect(report.settled.filter((t) => t.requestId === first.requestId)).toHaveLength(1);
     // The executor did not hear back from the first execute and fell back to the chain.
     expect(k.logs().some((l) => l.intent === first.id && l.msg === 'submit did not confirm; checking the chain by signature')).toBe(true);
-  }, 60_000);
+  }, 120_000);
 });

@@ -47,5 +47,5 @@ describe('exactly once with two keepers on one Redis and prefix', () => {
     // Every landing was carried out (and logged) by exactly one of the two processes.
     const executedBy = (k: typeof a) => k.logs().filter((l) => l.msg === 'landed').length;
     expect(executedBy(a) + executedBy(b)).toBe(report.landed.length);
-  }, 60_000);
+  }, 120_000);
 });

@@ -55,7 +55,7 @@ describe('exactly once when a worker freezes mid-execution and wakes up later', 
     expect(report.settled.filter((t) => t.requestId === before.requestId)).toHaveLength(1);
     expect(frozen.w.logs().some((l) => l.msg === 'landed' && l.intent === id), 'the frozen worker must not record the landing').toBe(false);
     if (process.env.EO_DUMP) console.log(await c.dump());
-  }, 60_000);
+  }, 180_000);
 });
 
 /** The scheduler state of a process from /proc (Linux): `T` when stopped by a signal, `S`/`R` when running. */

@@ -43,5 +43,5 @@ describe('exactly once when a worker is killed mid-execution', () => {
     expect(logs.some((l) => l.msg === 're-driving a live intent whose execution stopped' && l.intent === crashed.id), 'the reconciler re-drove it').toBe(true);
     expect(logs.some((l) => l.msg === 'resuming a signed intent: re-submitting the same bytes' && l.intent === crashed.id)).toBe(true);
     if (process.env.EO_DUMP) console.log(await c.dump());
-  }, 60_000);
+  }, 150_000);
 });

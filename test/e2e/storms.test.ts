@@ -73,6 +73,7 @@ describe('a keeper through rate-limit storms, 5xx bursts and broken responses', 
       }
       await waitUntil('the broken responses to be consumed', async () => (await control<{ faults: unknown[] }>(world.sim, '/faults', undefined, 'GET')).faults.length === 0, 30_000);
       const recovered = Date.now();
+      const atRecovery = await readIntents(world.redis.url, PREFIX);
       expect(exitedEarly).toBeUndefined();
 
       // 4. The venue is healthy again: every run of the strategy ends, and the later ones land.
@@ -97,10 +98,11 @@ describe('a keeper through rate-limit storms, 5xx bursts and broken responses', 
       const duringFaults = intents.filter((i) => i.createdAt >= stormFrom && i.createdAt < recovered);
       expect(duringFaults.length).toBeGreaterThanOrEqual(3);
       for (const i of duringFaults) expect(i.state === 'landed' || (i.error?.code ?? '') !== '', `${i.id} ${i.state}`).toBe(true);
-      // The runs after recovery land.
-      const later = intents.filter((i) => i.createdAt > recovered);
-      expect(later.length).toBeGreaterThanOrEqual(2);
-      for (const i of later) expect(i.state, i.id).toBe('landed');
+      // The runs after recovery land (how many runs are left for after it depends on how long the faults took on
+      // this machine; every run landing, below, covers the rest): landings resumed once the venue was healthy.
+      for (const i of intents.filter((x) => x.createdAt > recovered)) expect(i.state, i.id).toBe('landed');
+      const workLeft = atRecovery.length < RUNS || atRecovery.some((i) => !isTerminalState(i.state));
+      if (workLeft) expect(landed.some((i) => i.updatedAt >= recovered), 'work was left at recovery: something must land after it').toBe(true);
       // In this run every swap eventually lands: the faults cost time, not swaps.
       expect(landed).toHaveLength(RUNS);
 
@@ -109,9 +111,10 @@ describe('a keeper through rate-limit storms, 5xx bursts and broken responses', 
       const inStorm = requests.filter((r) => r.at >= stormFrom && r.at < stormTo);
       expect(inStorm.filter((r) => r.status === 429).length).toBeGreaterThan(0);
       expect(inStorm.length, 'Jupiter requests during the 6 s storm').toBeLessThanOrEqual(60);
-      const peak = peakPerUrl(inStorm, 1_000);
-      // At most one caller per concurrent job (feeds, evaluate, two executions) per second for any one URL.
-      expect(peak.count, `requests for ${peak.url} within one second`).toBeLessThanOrEqual(4);
+      // Each caller waits at least 0.9 × the named second between its own tries: within any 0.9 s, at most one request
+      // per concurrent job (feeds, evaluate, two executions) for any one URL, however late timers fire on a busy machine.
+      const peak = peakPerUrl(inStorm, RETRY_AFTER_S * 1000 * 0.9);
+      expect(peak.count, `requests for ${peak.url} within 0.9 s`).toBeLessThanOrEqual(4);
       const retries429 = k.logs().filter((l) => l.msg === 'jupiter request failed, retrying' && l.code === 'JUP_HTTP_429');
       expect(retries429.length).toBeGreaterThan(0);
       for (const r of retries429) expect(r.delayMs as number).toBeGreaterThanOrEqual(RETRY_AFTER_S * 1000 * 0.9);

@@ -38,11 +38,14 @@ export function writeConfig(dir: string, yaml: string, name = 'keeper.yaml'): st
  * A test config: the simulator venue at `venueUrl`, a dca-swap of `amount` lamports SOL->USDC every `everySeconds`,
  * at most `maxRuns` runs, short locks and a fast reconciler so crash tests finish in seconds.
  */
-export function dcaConfig(o: { venueUrl: string; prefix: string; amount?: bigint; everySeconds?: number; maxRuns?: number; via?: 'ultra' | 'metis'; extra?: string }): string {
+export function dcaConfig(o: { venueUrl: string; prefix: string; amount?: bigint; everySeconds?: number; maxRuns?: number; via?: 'ultra' | 'metis'; extra?: string; jobLock?: string }): string {
   return dcaSwapsConfig({
     venueUrl: o.venueUrl,
     prefix: o.prefix,
     extra: o.extra,
+    // Crash tests need a dead worker's job noticed in seconds: a short lock (the price: a worker starved for longer
+    // loses its job, which those tests tolerate and the ledger judges).
+    jobLock: o.jobLock ?? '3s',
     instances: [{ id: 'dca', inputMint: 'SOL', outputMint: 'USDC', amount: o.amount ?? 10_000_000n, via: o.via, everySeconds: o.everySeconds, maxRuns: o.maxRuns }],
   });
 }
@@ -59,10 +62,12 @@ export interface DcaInstance {
 }
 
 /**
- * A test config like `dcaConfig` (simulator venue at `venueUrl`, short locks, fast feeds and reconciler) with any
- * number of dca-swap instances, in any direction. `extra` is appended at the top level (e.g. an `api:` block).
+ * A test config like `dcaConfig` (simulator venue at `venueUrl`, fast feeds and reconciler) with any number of
+ * dca-swap instances, in any direction. `extra` is appended at the top level (e.g. an `api:` block). The job lock is
+ * 15 s unless told otherwise: long enough that a worker starved by a loaded machine keeps its job (BullMQ logs a lost
+ * lock at error level, which the tests that check for error lines would count).
  */
-export function dcaSwapsConfig(o: { venueUrl: string; prefix: string; instances: DcaInstance[]; extra?: string; logLevel?: string }): string {
+export function dcaSwapsConfig(o: { venueUrl: string; prefix: string; instances: DcaInstance[]; extra?: string; logLevel?: string; jobLock?: string }): string {
   const strategies = o.instances
     .map(
       (s) => `  - id: ${s.id}
@@ -89,7 +94,7 @@ risk:
   minSolReserveLamports: "10000000"
 execution:
   concurrency: 2
-  jobLock: 3s
+  jobLock: ${o.jobLock ?? '15s'}
   reconcileEvery: 2s
   deadline: 10m
 feeds:

@@ -16,6 +16,10 @@ export async function runKeeper(config: KeeperConfig, opts: RunOptions, logger: 
   const cleanup = async (): Promise<void> => {
     while (cleanups.length > 0) await cleanups.pop()!().catch((err: unknown) => logger.error({ err }, 'shutdown step failed'));
   };
+  // Fix: the handlers were installed only once the keeper had started, so a SIGTERM during start-up (an orchestrator
+  // stopping a slow start, seen on a loaded machine) killed the process with nothing closed. Now a stop requested
+  // while starting is kept, and the keeper shuts down cleanly as soon as the start completes.
+  const stopRequested = waitForStop(opts.duration, logger);
   try {
     const redisUrl = await resolveRedis(config, opts, logger, (p) => cleanups.push(() => p.stop()));
     await preflightRedis(redisUrl, config.venue.kind === 'live');
@@ -36,7 +40,7 @@ export async function runKeeper(config: KeeperConfig, opts: RunOptions, logger: 
     const freshSession = sim !== undefined && config.wallet.paper && !opts.wallet;
     const keeper = await startKeeper({ config, role: opts.role, redisUrl, prefix: opts.prefix ?? config.redis.prefix, venueUrl: urls.venueUrl, rpcUrl: urls.rpcUrl, wallet, logger, freshSession });
     cleanups.push(() => keeper.close());
-    await waitForStop(opts.duration, logger);
+    await stopRequested;
   } finally {
     await cleanup();
   }

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { encodeJson } from '../lib/json.js';
 import type { IntentState } from '../engine/states.js';
-import type { Intent } from '../sdk/intents.js';
+import type { NewIntentRecord } from '../engine/ports.js';
 
 // How an intent record is laid out in Redis, shared by the intent store (one create) and the evaluation commit
 // (many creates with the strategy state, in one script), so that both write the same thing.
@@ -21,23 +21,8 @@ local function create_intent(hash, index, stateSet, byInstance, id, createdAt, i
 end
 `;
 
-/** What a new intent record is made of (the engine's view of a decided intent). */
-export interface NewIntent {
-  id: string;
-  /** Strategy instance id. */
-  instance: string;
-  /** Strategy name@version that decided it. */
-  strategy: string;
-  intent: Intent;
-  /** Unix ms. */
-  createdAt: number;
-  /** Unix ms after which no new attempt is made. */
-  deadline: number;
-  /** The risk gate's refusal: the record starts in `rejected` with this reason. */
-  rejection?: { code: string; message: string } | undefined;
-  /** Start of the decision window that decided it (unix ms), so that a replay of the window finds what it decided. */
-  windowStart?: number | undefined;
-}
+/** What a new intent record is made of: the engine's record, whose window start a direct caller may leave out. */
+export type NewIntent = Omit<NewIntentRecord, 'windowStart'> & { windowStart?: number | undefined };
 
 /** The initial state and the hash fields (as field, value, field, value, ...) of a new intent record. */
 export function newIntentFields(rec: NewIntent): { initial: IntentState; fields: string[] } {

@@ -1,23 +1,13 @@
 import type { Redis } from 'ioredis';
 import { z } from 'zod';
 import { decodeJson } from '../lib/json.js';
-import { INTENT_KINDS, intentSchema, type Intent, type IntentKind } from '../sdk/intents.js';
-import { INTENT_STATES, isTerminal, type IntentState } from '../engine/states.js';
+import { INTENT_KINDS, intentSchema, type IntentKind } from '../sdk/intents.js';
+import type { PendingIntentData } from '../engine/ports.js';
+import { INTENT_STATES, isTerminal } from '../engine/states.js';
 import { intentKeys, parseOrProblem, type CorruptIntent } from './intentLayout.js';
 
-/** One intent of an instance that may not show in the wallet view yet (see `readPending`). */
-export interface PendingRecord {
-  id: string;
-  kind: IntentKind;
-  state: IntentState;
-  intent: Intent;
-  /** Unix ms. */
-  createdAt: number;
-  /** When it last moved (for a landed intent: when its landing was recorded), unix ms. */
-  updatedAt: number;
-  /** Start of the decision window that decided it (unix ms); null for records written before it was kept. */
-  windowStart: number | null;
-}
+/** One intent of an instance that may not show in the wallet view yet (see `readPending`): the engine's port type. */
+export type PendingRecord = PendingIntentData;
 
 const FIELDS = ['id', 'state', 'kind', 'intent', 'createdAt', 'updatedAt', 'windowStart'] as const;
 const schema = z.object({

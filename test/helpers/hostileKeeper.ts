@@ -1,6 +1,6 @@
 // What the e2e files behind the hostile venue share: a keeper config of dca-swap instances pointed at the venue,
 // and a wait that gives up as soon as the keeper process is gone.
-import type { KeeperProcess } from './keeper.js';
+import { dcaSwapsConfig, type KeeperProcess } from './keeper.js';
 
 /** One dca-swap instance of a hostile-venue run. */
 export interface HostileInstance {
@@ -18,43 +18,7 @@ export interface HostileInstance {
  * job lock long enough for a loaded machine (a starved worker must not lose its job), fast feeds and reconciler.
  */
 export function hostileConfig(o: { venueUrl: string; prefix: string; instances: HostileInstance[]; concurrency?: number }): string {
-  const strategies = o.instances
-    .map(
-      (s) => `  - id: ${s.id}
-    strategy: dca-swap
-    schedule:
-      every: ${s.everySeconds ?? 2}s
-    params:
-      inputMint: ${s.inputMint}
-      outputMint: ${s.outputMint}
-      amount: "${s.amount.toString()}"
-      via: ${s.via}
-      maxRuns: ${s.maxRuns ?? 1}`,
-    )
-    .join('\n');
-  return `venue:
-  kind: simulator
-  url: ${o.venueUrl}
-wallet: {}
-redis:
-  prefix: ${o.prefix}
-risk:
-  maxNotionalUsdPerIntent: 1000
-  maxDailyNotionalUsd: 100000
-  minSolReserveLamports: "10000000"
-execution:
-  concurrency: ${o.concurrency ?? 2}
-  jobLock: 30s
-  reconcileEvery: 2s
-  deadline: 10m
-feeds:
-  prices: 1s
-  wallet: 1s
-logging:
-  level: debug
-strategies:
-${strategies}
-`;
+  return dcaSwapsConfig({ venueUrl: o.venueUrl, prefix: o.prefix, concurrency: o.concurrency, jobLock: '30s', instances: o.instances.map((i) => ({ ...i, maxRuns: i.maxRuns ?? 1 })) });
 }
 
 /**

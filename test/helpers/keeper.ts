@@ -67,7 +67,7 @@ export interface DcaInstance {
  * 15 s unless told otherwise: long enough that a worker starved by a loaded machine keeps its job (BullMQ logs a lost
  * lock at error level, which the tests that check for error lines would count).
  */
-export function dcaSwapsConfig(o: { venueUrl: string; prefix: string; instances: DcaInstance[]; extra?: string; logLevel?: string; jobLock?: string }): string {
+export function dcaSwapsConfig(o: { venueUrl: string; prefix: string; instances: DcaInstance[]; extra?: string; logLevel?: string; jobLock?: string; concurrency?: number }): string {
   const strategies = o.instances
     .map(
       (s) => `  - id: ${s.id}
@@ -93,7 +93,7 @@ risk:
   maxDailyNotionalUsd: 100000
   minSolReserveLamports: "10000000"
 execution:
-  concurrency: 2
+  concurrency: ${o.concurrency ?? 2}
   jobLock: ${o.jobLock ?? '15s'}
   reconcileEvery: 2s
   deadline: 10m

@@ -1,97 +1,18 @@
 import { PublicKey, type AccountInfo, type SimulatedTransactionAccountInfo, type VersionedTransaction } from '@solana/web3.js';
 import { KeeperError } from '../lib/errors.js';
-import { computeWalletChanges, findAuthorityChanges, readTokenAccount, solSpent, type AccountSnapshot, type AccountStates, type AuthorityChange, type WalletChanges } from './guardChanges.js';
+import { computeWalletChanges, findAuthorityChanges, readTokenAccount, type AccountSnapshot, type AccountStates } from './guardChanges.js';
 import { decodeMessage, lookupTablesFrom, type DecodedMessage } from './guardDecode.js';
-import { checkFlows, SOL_ASSET, type FlowSummary, type SpendRule, type TracedEvent } from './guardFlows.js';
+import { checkFlows, type TracedEvent } from './guardFlows.js';
 import { flowEventsOf, fromRpcInstruction } from './guardInstructions.js';
-import { dangerousExtensions, mintDecimals } from './guardToken2022.js';
-import { PROGRAM_IDS, TIP_ACCOUNTS, type ApiArea } from './programs.js';
+import { checkBalances, checkStatic, checkSwapInflow, describeAccountChange } from './guardRules.js';
+import { dangerousExtensions } from './guardToken2022.js';
+import type { GuardPolicy, GuardReport, GuardViolation } from './guardTypes.js';
+import { PROGRAM_IDS, TIP_ACCOUNTS } from './programs.js';
 import type { SolanaRpc } from './rpc.js';
-import { minimumSwapOutput, type SwapTerms } from './swapValue.js';
 
 export type { SpendRule } from './guardFlows.js';
+export type { GuardPolicy, GuardReport, GuardRule, GuardViolation } from './guardTypes.js';
 export type { SwapTerms } from './swapValue.js';
-
-/** Why the guard refuses a transaction. Stable strings: logs, metrics and the intent ledger record them. */
-export type GuardRule =
-  | 'malformed'
-  | 'lookup-table'
-  | 'fee-payer'
-  | 'signer'
-  | 'program-not-allowed'
-  | 'durable-nonce'
-  | 'priority-fee'
-  | 'simulation-failed'
-  | 'destination'
-  | 'sol-outflow'
-  | 'token-outflow'
-  | 'escrow-amount'
-  | 'close-account'
-  | 'wallet-account'
-  | 'token-account'
-  | 'unknown-instruction'
-  | 'output-mint'
-  | 'inflow-short'
-  | 'token-extension';
-
-/** One reason to refuse, with a message naming accounts and base-unit amounts (never key material). */
-export interface GuardViolation {
-  rule: GuardRule;
-  message: string;
-}
-
-/**
- * What a transaction may do to the wallet. Every limit here comes from the intent, the configuration and sources
- * independent of the venue (the price feed, the chain): never from the response being checked (ARCHITECTURE.md §4).
- */
-export interface GuardPolicy {
-  /** The hot wallet: must be the fee payer; its accounts are the ones checked. */
-  wallet: PublicKey;
-  area: ApiArea;
-  /** Base58 programs the transaction may invoke at the top level (see `allowedProgramsFor`). */
-  allowedPrograms: ReadonlySet<string>;
-  /** Required signers allowed besides the wallet (the venue's declared co-signers, signers the engine adds). */
-  coSigners: ReadonlySet<string>;
-  /** Most priority fee (compute-unit price at the limit, plus tips) the transaction may pay, lamports. */
-  maxPriorityFeeLamports: bigint;
-  /** What may leave the wallet, and where to. */
-  spend: SpendRule;
-  /** A swap's terms: the wallet must gain at least what the amount is worth at the feed's prices, less bounds. */
-  swap?: SwapTerms | undefined;
-  /** Closing the wallet's native (wSOL) account back to the wallet is part of the intent (SOL in or out). */
-  mayUnwrapSol: boolean;
-  /** A lend withdrawal burns at most this of its share token. */
-  burn?: { mint: string; max: bigint } | undefined;
-  /** Escrow authorities derived from the area's program with its published seeds. */
-  escrowAuthorities?: ReadonlySet<string> | undefined;
-  /** Token-2022 mints with a transfer hook or permanent delegate that may still be traded. */
-  allowToken2022Mints: ReadonlySet<string>;
-}
-
-/** What the guard found. `ok` is true only when there is no violation. */
-export interface GuardReport {
-  ok: boolean;
-  violations: GuardViolation[];
-  /** Base58 fee payer, or null when the transaction could not be decoded. */
-  feePayer: string | null;
-  /** Base58 required signers, fee payer first. */
-  signers: string[];
-  /** Base58 top-level programs invoked. */
-  programs: string[];
-  /** The wallet's changes in the simulation (zero when it did not run or failed). */
-  changes: WalletChanges;
-  /** Most the fee payer is charged in fees, lamports (null when undecodable). */
-  feeLamports: bigint | null;
-  /** Lamports tipped to tip accounts. */
-  tipsLamports: bigint;
-  /** Whether the simulation ran and succeeded, so that `changes` are meaningful. */
-  simulated: boolean;
-  /** The slot the simulation ran at. */
-  slot?: number;
-  unitsConsumed?: number;
-  /** The simulation's last log lines, when it failed. */
-  logs?: string[];
-}
 
 /** The pre-sign guard refused a transaction; nothing was signed. Give up on this attempt of the intent. */
 export class GuardRefusal extends KeeperError {
@@ -234,60 +155,6 @@ export async function guardTransaction(tx: VersionedTransaction, policy: GuardPo
   return report({ ...base, changes, tipsLamports, simulated: true, slot: sim.context.slot, unitsConsumed: value.unitsConsumed });
 }
 
-function checkStatic(decoded: DecodedMessage, policy: GuardPolicy, wallet: string, violations: GuardViolation[]): void {
-  if (decoded.feePayer !== wallet) violations.push({ rule: 'fee-payer', message: `the fee payer is ${decoded.feePayer}, not the wallet ${wallet}` });
-  for (const signer of decoded.signers) {
-    if (signer !== wallet && !policy.coSigners.has(signer)) violations.push({ rule: 'signer', message: `the transaction needs the signature of ${signer}, neither the wallet nor a declared co-signer of the venue` });
-  }
-  for (const program of decoded.programs) {
-    if (!policy.allowedPrograms.has(program)) violations.push({ rule: 'program-not-allowed', message: `program ${program} is not allowed for ${policy.area} transactions` });
-  }
-  if (decoded.durableNonce) violations.push({ rule: 'durable-nonce', message: 'the transaction advances a durable nonce, so it would never expire' });
-  if (decoded.priorityFeeLamports > policy.maxPriorityFeeLamports) {
-    violations.push({ rule: 'priority-fee', message: `a priority fee of up to ${decoded.priorityFeeLamports} lamports exceeds the cap of ${policy.maxPriorityFeeLamports} (risk.maxPriorityFeeLamports)` });
-  }
-}
-
-/**
- * The wallet's net balances, a second line behind the flows: no mint may fall by more than the intent lets leave,
- * and SOL may fall by no more than the signature fees, the priority fee and tips, the escrow's rent and whatever
- * SOL the intent itself sends. Rent of accounts the wallet owns afterwards stays the wallet's, so it is not spent.
- */
-function checkBalances(changes: WalletChanges, decoded: DecodedMessage, flows: FlowSummary, policy: GuardPolicy, violations: GuardViolation[]): void {
-  const allowed = (mint: string): bigint => {
-    const s = policy.spend;
-    let n = 0n;
-    if (s.kind === 'counterparty' && s.mint === mint) n += s.max;
-    if (s.kind === 'escrow' && s.mint === mint) n += s.amount;
-    if (policy.burn?.mint === mint) n += policy.burn.max;
-    return n;
-  };
-  for (const { mint, delta } of changes.tokens) {
-    if (mint === SOL_ASSET || delta >= 0n) continue;
-    if (-delta > allowed(mint)) violations.push({ rule: 'token-outflow', message: `${-delta} base units of ${mint} would leave the wallet; the intent allows ${allowed(mint)}` });
-  }
-  const spent = solSpent(changes);
-  const fees = decoded.baseFeeLamports + decoded.priorityFeeLamports + flows.tipsLamports;
-  const solAllowed = fees + flows.escrowRentLamports + allowed(SOL_ASSET);
-  if (spent > solAllowed) {
-    violations.push({ rule: 'sol-outflow', message: `${spent} lamports would leave the wallet; at most ${solAllowed} may (fees ${fees}, escrow rent ${flows.escrowRentLamports}, the intent's SOL ${allowed(SOL_ASSET)})` });
-  }
-}
-
-/** A swap's inflow: in the intent's output mint, and at least what the amount is worth at the feed's prices less the bounds. */
-function checkSwapInflow(changes: WalletChanges, decoded: DecodedMessage, flows: FlowSummary, terms: SwapTerms, pre: AccountStates, violations: GuardViolation[]): void {
-  const least = minimumSwapOutput(terms, { input: mintDecimals(pre.get(terms.inputMint)), output: mintDecimals(pre.get(terms.outputMint)) });
-  // SOL output: the net SOL gain is after the fees the transaction pays, which the fee checks bound on their own.
-  const gained = terms.outputMint === SOL_ASSET ? -solSpent(changes) + decoded.baseFeeLamports + decoded.priorityFeeLamports + flows.tipsLamports : (changes.tokens.find((t) => t.mint === terms.outputMint)?.delta ?? 0n);
-  if (gained >= least) return;
-  const other = changes.tokens.filter((t) => t.delta > 0n && t.mint !== terms.outputMint && t.mint !== terms.inputMint && t.mint !== SOL_ASSET);
-  if (gained <= 0n && other.length > 0) {
-    violations.push({ rule: 'output-mint', message: `the wallet would receive ${other.map((t) => `${t.delta} of ${t.mint}`).join(', ')} instead of ${terms.outputMint}` });
-    return;
-  }
-  violations.push({ rule: 'inflow-short', message: `the wallet would gain ${gained} base units of ${terms.outputMint}; the intent's ${terms.amount} of ${terms.inputMint} is worth at least ${least} at the feed's prices less ${terms.slippageBps} bps slippage and ${terms.feeBps} bps fees` });
-}
-
 /** Token-2022 mints the wallet holds or trades here whose extensions let a stranger move its tokens. */
 async function checkExtensions(rpc: SolanaRpc, pre: AccountStates, post: AccountStates, wallet: string, swapMints: readonly string[], policy: GuardPolicy, violations: GuardViolation[]): Promise<void> {
   const mints = new Set<string>();
@@ -306,15 +173,6 @@ async function checkExtensions(rpc: SolanaRpc, pre: AccountStates, post: Account
     const found = dangerousExtensions(mint, pre.get(mint) ?? fetched.get(mint));
     if (found.length > 0) violations.push({ rule: 'token-extension', message: `Token-2022 mint ${mint} has ${found.join(' and ')}; allow it in risk.allowToken2022Mints to trade it` });
   }
-}
-
-function describeAccountChange(c: AuthorityChange): GuardViolation {
-  if (c.kind === 'wallet-owner' || c.kind === 'wallet-data' || c.kind === 'wallet-executable') {
-    const what = { 'wallet-owner': 'owning program', 'wallet-data': 'data', 'wallet-executable': 'executable flag' }[c.kind];
-    return { rule: 'wallet-account', message: `the ${what} of the wallet ${c.account} would change from ${c.from ?? 'none'} to ${c.to ?? 'none'}` };
-  }
-  const what = { owner: 'owner', delegate: 'delegate', 'close-authority': 'close authority', state: 'state' }[c.kind];
-  return { rule: 'token-account', message: `the ${what} of token account ${c.account} (mint ${c.mint}) would change from ${c.from ?? 'none'} to ${c.to ?? 'none'}` };
 }
 
 /**

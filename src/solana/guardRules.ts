@@ -1,0 +1,72 @@
+import { solSpent, type AccountStates, type AuthorityChange, type WalletChanges } from './guardChanges.js';
+import type { DecodedMessage } from './guardDecode.js';
+import { SOL_ASSET, type FlowSummary } from './guardFlows.js';
+import type { GuardPolicy, GuardViolation } from './guardTypes.js';
+import { mintDecimals } from './guardToken2022.js';
+import { minimumSwapOutput, type SwapTerms } from './swapValue.js';
+
+// The guard's rules that read only what the simulation and the static decode found (no I/O). guard.ts runs them.
+
+/** Fee payer, signers, programs, durable nonce and the priority fee: what the message says before it runs. */
+export function checkStatic(decoded: DecodedMessage, policy: GuardPolicy, wallet: string, violations: GuardViolation[]): void {
+  if (decoded.feePayer !== wallet) violations.push({ rule: 'fee-payer', message: `the fee payer is ${decoded.feePayer}, not the wallet ${wallet}` });
+  for (const signer of decoded.signers) {
+    if (signer !== wallet && !policy.coSigners.has(signer)) violations.push({ rule: 'signer', message: `the transaction needs the signature of ${signer}, neither the wallet nor a declared co-signer of the venue` });
+  }
+  for (const program of decoded.programs) {
+    if (!policy.allowedPrograms.has(program)) violations.push({ rule: 'program-not-allowed', message: `program ${program} is not allowed for ${policy.area} transactions` });
+  }
+  if (decoded.durableNonce) violations.push({ rule: 'durable-nonce', message: 'the transaction advances a durable nonce, so it would never expire' });
+  if (decoded.priorityFeeLamports > policy.maxPriorityFeeLamports) {
+    violations.push({ rule: 'priority-fee', message: `a priority fee of up to ${decoded.priorityFeeLamports} lamports exceeds the cap of ${policy.maxPriorityFeeLamports} (risk.maxPriorityFeeLamports)` });
+  }
+}
+
+/**
+ * The wallet's net balances, a second line behind the flows: no mint may fall by more than the intent lets leave,
+ * and SOL may fall by no more than the signature fees, the priority fee and tips, the escrow's rent and whatever
+ * SOL the intent itself sends. Rent of accounts the wallet owns afterwards stays the wallet's, so it is not spent.
+ */
+export function checkBalances(changes: WalletChanges, decoded: DecodedMessage, flows: FlowSummary, policy: GuardPolicy, violations: GuardViolation[]): void {
+  const allowed = (mint: string): bigint => {
+    const s = policy.spend;
+    let n = 0n;
+    if (s.kind === 'counterparty' && s.mint === mint) n += s.max;
+    if (s.kind === 'escrow' && s.mint === mint) n += s.amount;
+    if (policy.burn?.mint === mint) n += policy.burn.max;
+    return n;
+  };
+  for (const { mint, delta } of changes.tokens) {
+    if (mint === SOL_ASSET || delta >= 0n) continue;
+    if (-delta > allowed(mint)) violations.push({ rule: 'token-outflow', message: `${-delta} base units of ${mint} would leave the wallet; the intent allows ${allowed(mint)}` });
+  }
+  const spent = solSpent(changes);
+  const fees = decoded.baseFeeLamports + decoded.priorityFeeLamports + flows.tipsLamports;
+  const solAllowed = fees + flows.escrowRentLamports + allowed(SOL_ASSET);
+  if (spent > solAllowed) {
+    violations.push({ rule: 'sol-outflow', message: `${spent} lamports would leave the wallet; at most ${solAllowed} may (fees ${fees}, escrow rent ${flows.escrowRentLamports}, the intent's SOL ${allowed(SOL_ASSET)})` });
+  }
+}
+
+/** A swap's inflow: in the intent's output mint, and at least what the amount is worth at the feed's prices less the bounds. */
+export function checkSwapInflow(changes: WalletChanges, decoded: DecodedMessage, flows: FlowSummary, terms: SwapTerms, pre: AccountStates, violations: GuardViolation[]): void {
+  const least = minimumSwapOutput(terms, { input: mintDecimals(pre.get(terms.inputMint)), output: mintDecimals(pre.get(terms.outputMint)) });
+  // SOL output: the net SOL gain is after the fees the transaction pays, which the fee checks bound on their own.
+  const gained = terms.outputMint === SOL_ASSET ? -solSpent(changes) + decoded.baseFeeLamports + decoded.priorityFeeLamports + flows.tipsLamports : (changes.tokens.find((t) => t.mint === terms.outputMint)?.delta ?? 0n);
+  if (gained >= least) return;
+  const other = changes.tokens.filter((t) => t.delta > 0n && t.mint !== terms.outputMint && t.mint !== terms.inputMint && t.mint !== SOL_ASSET);
+  if (gained <= 0n && other.length > 0) {
+    violations.push({ rule: 'output-mint', message: `the wallet would receive ${other.map((t) => `${t.delta} of ${t.mint}`).join(', ')} instead of ${terms.outputMint}` });
+    return;
+  }
+  violations.push({ rule: 'inflow-short', message: `the wallet would gain ${gained} base units of ${terms.outputMint}; the intent's ${terms.amount} of ${terms.inputMint} is worth at least ${least} at the feed's prices less ${terms.slippageBps} bps slippage and ${terms.feeBps} bps fees` });
+}
+
+export function describeAccountChange(c: AuthorityChange): GuardViolation {
+  if (c.kind === 'wallet-owner' || c.kind === 'wallet-data' || c.kind === 'wallet-executable') {
+    const what = { 'wallet-owner': 'owning program', 'wallet-data': 'data', 'wallet-executable': 'executable flag' }[c.kind];
+    return { rule: 'wallet-account', message: `the ${what} of the wallet ${c.account} would change from ${c.from ?? 'none'} to ${c.to ?? 'none'}` };
+  }
+  const what = { owner: 'owner', delegate: 'delegate', 'close-authority': 'close authority', state: 'state' }[c.kind];
+  return { rule: 'token-account', message: `the ${what} of token account ${c.account} (mint ${c.mint}) would change from ${c.from ?? 'none'} to ${c.to ?? 'none'}` };
+}

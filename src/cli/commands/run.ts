@@ -4,17 +4,10 @@ import { createLogger } from '../../lib/logger.js';
 import { builtinStrategies } from '../../../strategies/index.js';
 import { intInRange } from '../args.js';
 import type { CliContext } from '../context.js';
+import type { RunOptions } from './runKeeper.js';
 
-/** Options of `run`. */
-export interface RunOptions {
-  config: string;
-  venueUrl?: string;
-  wallet?: string;
-  duration?: number;
-  role: 'all' | 'scheduler' | 'worker';
-  prefix?: string;
-  redisUrl?: string;
-}
+export type { RunOptions } from './runKeeper.js';
+
 
 /**
  * Registers `run`: the keeper daemon. On the simulator venue without a URL it starts the simulator in-process; with

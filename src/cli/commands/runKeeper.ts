@@ -8,7 +8,17 @@ import type { HotWallet } from '../../solana/wallet.js';
 import { checkRedis, DEFAULT_REDIS_URL, safeRedisUrl } from '../../store/redis.js';
 import { probeRedis, startPrivateRedis, type PrivateRedis } from '../../store/privateRedis.js';
 import { connectReadOnly } from './redisArgs.js';
-import type { RunOptions } from './run.js';
+
+/** Options of `run`. */
+export interface RunOptions {
+  config: string;
+  venueUrl?: string;
+  wallet?: string;
+  duration?: number;
+  role: 'all' | 'scheduler' | 'worker';
+  prefix?: string;
+  redisUrl?: string;
+}
 
 /** Runs the keeper daemon until SIGINT/SIGTERM or --duration; see `registerRunCommand`. */
 export async function runKeeper(config: KeeperConfig, opts: RunOptions, logger: Logger): Promise<void> {

@@ -5,3 +5,5 @@ export * from './retry.js';
 export * from './logger.js';
 export * from './mints.js';
 export * from './json.js';
+export * from './programIds.js';
+export * from './urls.js';

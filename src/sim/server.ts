@@ -14,6 +14,9 @@ import { attachRpcWebSocket } from './http/rpcWs.js';
 import { tokenRoutes } from './http/tokenRoutes.js';
 import { ultraDataRoutes } from './http/ultraDataRoutes.js';
 
+/** How often (real ms) the venue's product keepers look for what is due. */
+const KEEPER_INTERVAL_MS = 200;
+
 /** Options of `jup-keeper sim` and of the in-process simulator. */
 export interface SimulatorOptions {
   /** Port to listen on; 0 picks a free one. */
@@ -71,6 +74,9 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
     s.once('error', reject);
   });
   const ws = attachRpcWebSocket(server, ctx);
+  // The venue's keepers (fills, recurring slices, expiries, lend interest) run as the clock moves.
+  const keepers = setInterval(() => ctx.state.venue.runKeepers(), KEEPER_INTERVAL_MS);
+  keepers.unref();
   const port = (server.address() as AddressInfo).port;
   const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
   return {
@@ -84,6 +90,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
     },
     close: () =>
       new Promise<void>((resolve) => {
+        clearInterval(keepers);
         ws.close();
         server.closeAllConnections();
         server.close(() => resolve());

@@ -1,6 +1,7 @@
 import { Venue, type VenueOptions } from './venue.js';
 import { UltraDesk } from './products/ultra.js';
 import { SwapDesk } from './products/swap.js';
+import { EscrowBook } from './products/escrow.js';
 
 /**
  * Everything the simulator holds that a reset throws away: the venue and each product's books. Route handlers read
@@ -10,10 +11,12 @@ export interface SimState {
   venue: Venue;
   ultra: UltraDesk;
   swap: SwapDesk;
+  /** Escrows of the products that hold the user's funds (trigger, recurring, lend, send, prediction). */
+  escrows: EscrowBook;
 }
 
 /** Builds a fresh simulator state. */
 export function createSimState(options: VenueOptions): SimState {
   const venue = new Venue(options);
-  return { venue, ultra: new UltraDesk(venue), swap: new SwapDesk(venue) };
+  return { venue, ultra: new UltraDesk(venue), swap: new SwapDesk(venue), escrows: new EscrowBook(venue) };
 }

@@ -3,8 +3,11 @@ import {
   createAssociatedTokenAccountIdempotentInstruction,
   createTransferCheckedInstruction,
   getAssociatedTokenAddressSync,
+  TOKEN_PROGRAM_ID,
 } from '@solana/spl-token';
 import { WSOL_MINT } from '../lib/mints.js';
+import { PROGRAM_IDS } from '../lib/programIds.js';
+import { noopProgramElf } from './chain/noopProgram.js';
 import { SimClock } from './clock.js';
 import { buildCatalog, tokenProgramId, type SimToken } from './catalog.js';
 import { SimChain, firstSignature as txId, type SimulationResult, type SubmitOutcome } from './chain/chain.js';
@@ -18,6 +21,11 @@ import { seedBytes } from './rng.js';
 const VAULT_INVENTORY_USD = 250_000_000;
 /** SOL the vault starts with, in lamports. */
 const VAULT_LAMPORTS = 5_000_000n * 1_000_000_000n;
+/** SOL the keeper starts with (fees of its transactions, SOL payouts from native escrows), in lamports. */
+const KEEPER_LAMPORTS = 1_000_000n * 1_000_000_000n;
+/** The product programs the venue runs (as no-op programs: see noopProgram.ts). */
+const PRODUCT_PROGRAMS = [PROGRAM_IDS.jupiterTrigger, PROGRAM_IDS.jupiterRecurring, PROGRAM_IDS.jupiterLendEarn, PROGRAM_IDS.jupiterSend, PROGRAM_IDS.jupiterPrediction];
+const NOOP_PROGRAM = noopProgramElf();
 /** Share of u64 range kept in each mint's treasury for airdrops. */
 const TREASURY_AMOUNT = 1n << 60n;
 
@@ -47,6 +55,15 @@ export class Venue {
   readonly vault: Keypair;
   /** Mint and treasury authority. */
   readonly authority: Keypair;
+  /**
+   * The venue's keeper: carries out what the product programs would do after an order is placed (fills, refunds,
+   * payouts), as the delegate of their escrows, with transactions of its own. It co-signs some of the venue's
+   * transactions (a cancel's refund), so it is a declared co-signer.
+   */
+  readonly keeper: Keypair;
+  /** The keeper's wrapped-SOL account: SOL paid out of a native escrow passes through it. */
+  readonly keeperSolSink: PublicKey;
+  private readonly keepers: ProductKeeper[] = [];
   private readonly byMint: Map<string, SimToken>;
   private readonly bySymbol: Map<string, SimToken>;
   private readonly atas = new Map<string, PublicKey>();
@@ -56,6 +73,8 @@ export class Venue {
     this.clock = new SimClock({ speed: options.clockSpeed ?? 1, startMs: options.startMs });
     this.authority = Keypair.fromSeed(seedBytes('authority'));
     this.vault = Keypair.fromSeed(seedBytes('vault'));
+    this.keeper = Keypair.fromSeed(seedBytes('keeper'));
+    this.keeperSolSink = getAssociatedTokenAddressSync(new PublicKey(WSOL_MINT), this.keeper.publicKey);
     this.chain = new SimChain({ clock: this.clock, seed: this.seed, authority: this.authority });
     this.tokens = Object.freeze(buildCatalog());
     this.byMint = new Map(this.tokens.map((t) => [t.mint, t]));
@@ -70,8 +89,44 @@ export class Venue {
    * vault payment that the vault signs at settlement). A client checking signers accepts these and no others.
    */
   coSigners(): PublicKey[] {
-    return [this.vault.publicKey];
+    return [this.vault.publicKey, this.keeper.publicKey];
   }
+
+  /** Adds a product's keeper: the venue runs it as its clock and prices move. */
+  registerKeeper(keeper: ProductKeeper): void {
+    this.keepers.push(keeper);
+  }
+
+  /**
+   * Runs every product keeper once at the current simulated time (fills whose price was crossed, slices that are
+   * due, expiries). Called on a short real-time interval and after every clock or price change of the control API.
+   * One keeper failing does not stop the others; the error is kept for `lastKeeperError`.
+   */
+  runKeepers(): number {
+    const now = this.clock.now();
+    let done = 0;
+    for (const k of this.keepers) {
+      try {
+        done += k.tick(now);
+      } catch (err) {
+        this.lastKeeperError = `${k.product}: ${err instanceof Error ? err.message : String(err)}`;
+      }
+    }
+    return done;
+  }
+
+  /** Fills resting orders now whatever the price (one order, or every order), through each product's keeper. */
+  fillNow(order?: string): number {
+    return this.keepers.reduce((n, k) => n + (k.fillNow?.(order, this.clock.now()) ?? 0), 0);
+  }
+
+  /** Expires resting orders now (one order, or every order), returning their escrowed funds. */
+  expireNow(order?: string): number {
+    return this.keepers.reduce((n, k) => n + (k.expireNow?.(order, this.clock.now()) ?? 0), 0);
+  }
+
+  /** The last error a product keeper met, if any (a keeper that fails keeps its orders for the next run). */
+  lastKeeperError: string | null = null;
 
   /** The token listed at a mint. */
   token(mint: string): SimToken | undefined {
@@ -214,6 +269,9 @@ export class Venue {
   }
 
   private genesis(): void {
+    // The native mint exists on every cluster (wrapped SOL: 9 decimals, no authority); checked transfers and the
+    // guard's decimals read it.
+    this.chain.createMint(new PublicKey(WSOL_MINT), { decimals: 9, program: TOKEN_PROGRAM_ID.toBase58(), supply: 0n, mintAuthority: null, freezeAuthority: null });
     for (const token of this.tokens) {
       if (this.isSol(token.mint)) continue;
       const mint = new PublicKey(token.mint);
@@ -232,7 +290,21 @@ export class Venue {
       this.chain.createTokenAccount(this.ata(this.vault.publicKey, token), { mint, owner: this.vault.publicKey, amount: vaultAmount, program });
     }
     this.chain.airdropLamports(this.vault.publicKey, VAULT_LAMPORTS);
+    this.chain.airdropLamports(this.keeper.publicKey, KEEPER_LAMPORTS);
+    this.chain.createTokenAccount(this.keeperSolSink, { mint: new PublicKey(WSOL_MINT), owner: this.keeper.publicKey, amount: 0n, program: TOKEN_PROGRAM_ID.toBase58(), native: true });
+    for (const program of PRODUCT_PROGRAMS) this.chain.addProgram(new PublicKey(program), NOOP_PROGRAM);
   }
+}
+
+/** What a product does on its own as time and prices move: the venue's keeper network for that product. */
+export interface ProductKeeper {
+  readonly product: string;
+  /** Does what is due at `now` (sim ms); returns how many actions it took. */
+  tick(now: number): number;
+  /** Fills resting orders now whatever the price (one by id, or all); returns how many. */
+  fillNow?(order: string | undefined, now: number): number;
+  /** Expires resting orders now (one by id, or all), returning their escrows; returns how many. */
+  expireNow?(order: string | undefined, now: number): number;
 }
 
 /** What a preflight finds: a signature that does not verify, or the simulation's result (err null: it would land). */

@@ -1,3 +1,5 @@
+import { PROGRAM_IDS } from '../lib/programIds.js';
+
 /**
  * The programs a transaction from each Jupiter API area may invoke at the top level (inner CPIs are not limited:
  * an aggregator reaches every DEX through its own program). Mainnet ids; where each comes from is noted beside it.
@@ -9,31 +11,7 @@ export type ApiArea = 'ultra' | 'swap' | 'trigger' | 'recurring' | 'lend' | 'sen
 /** Every API area, in a stable order. */
 export const API_AREAS: readonly ApiArea[] = Object.freeze(['ultra', 'swap', 'trigger', 'recurring', 'lend', 'send', 'prediction']);
 
-/** Well-known program ids (base58). */
-export const PROGRAM_IDS = Object.freeze({
-  system: '11111111111111111111111111111111',
-  computeBudget: 'ComputeBudget111111111111111111111111111111',
-  splToken: 'TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA',
-  token2022: 'TokenzQdBNbLqP5VEhdkAS6EPFLC1PHnBqCXEpPxuEb',
-  associatedToken: 'ATokenGPvbdGVxr1b2hvZbsiqW5xWH25efTNsLJA8knL',
-  memoV1: 'Memo1UhkJRfHyvLMcVucJwxXeuD728EqVDDwQDxFMNo',
-  memoV2: 'MemoSq4gqABAXKb96qnH8TysNcWxMyWCqXgDLGmfcHr',
-  addressLookupTable: 'AddressLookupTab1e1111111111111111111111111',
-  /** Jupiter Aggregator v6 (Metis router), used by /swap and by Ultra's aggregator routes. */
-  jupiterV6: 'JUP6LkbZbjS1jKKwapdHNy74zcZ3tLUZoi5QNyVTaV4',
-  /** JupiterZ (RFQ) order engine: `declare_id!` of programs/order-engine in github.com/jup-ag/rfq-webhook-toolkit. */
-  jupiterOrderEngine: '61DFfeTKM7trxYcPQCM78bJ794ddZprZpAwAnLiwTpYH',
-  /** Jupiter Limit Order v2, behind the Trigger API. */
-  jupiterTrigger: 'j1o2qRpjcyUwEvwtcfhEQefh773ZgjxcVRry7LDqg5X',
-  /** Jupiter DCA, behind the Recurring API's time-based orders (Jupiter's DCA integration guide, "Address"). */
-  jupiterRecurring: 'DCA265Vj8a9CEuX1eb1LWRnDT7uK6q1xMipnNyatn23M',
-  /** Jupiter Lend Earn. */
-  jupiterLendEarn: 'jup3YeL8QhtSx1e253b2FDvsMNC87fDrgQZivbrndc9',
-  /** Jupiter Send (invites and clawbacks). */
-  jupiterSend: 'inv1tEtSwRMtM44tbvJGNiTxMvDfPVnX9StyqXfDfks',
-  /** Jupiter Prediction Market program (Helius parsed-program catalog; not yet in Jupiter's own docs). */
-  jupiterPrediction: '3ZZuTbwC6aJbvteyVxXUS7gtFYdf7AuXeitx6VyvjvUp',
-});
+export { PROGRAM_IDS } from '../lib/programIds.js';
 
 /** Programs any area may invoke: system transfers, compute budget, token accounts and memos. */
 export const COMMON_PROGRAMS: readonly string[] = Object.freeze([

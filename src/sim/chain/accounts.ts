@@ -1,7 +1,11 @@
 import bs58 from 'bs58';
 import { ComputeBudgetProgram, PublicKey, type AccountInfo, type VersionedTransaction } from '@solana/web3.js';
 import { AccountLayout, AccountState, ACCOUNT_SIZE, MintLayout, MINT_SIZE } from '@solana/spl-token';
+import { U64_MAX } from '../../lib/amounts.js';
 import { TOKEN_2022_PROGRAM, TOKEN_PROGRAM } from '../catalog.js';
+
+/** Rent-exempt reserve of a 165-byte token account: what a native account holds besides its wrapped SOL. */
+export const NATIVE_ACCOUNT_RESERVE = 2_039_280n;
 
 /** Base fee per signature, in lamports. */
 export const LAMPORTS_PER_SIGNATURE = 5000n;
@@ -34,19 +38,20 @@ export function mintData(o: MintOptions): Buffer {
 }
 
 /** The bytes of an initialised SPL token account holding `amount`. */
-export function tokenAccountData(o: { mint: PublicKey; owner: PublicKey; amount: bigint }): Buffer {
+export function tokenAccountData(o: { mint: PublicKey; owner: PublicKey; amount: bigint; delegate?: PublicKey | undefined; native?: boolean | undefined }): Buffer {
   const data = Buffer.alloc(ACCOUNT_SIZE);
   AccountLayout.encode(
     {
       mint: o.mint,
       owner: o.owner,
       amount: o.amount,
-      delegateOption: 0,
-      delegate: PublicKey.default,
+      delegateOption: o.delegate ? 1 : 0,
+      delegate: o.delegate ?? PublicKey.default,
       state: AccountState.Initialized,
-      isNativeOption: 0,
-      isNative: 0n,
-      delegatedAmount: 0n,
+      // A native account's field holds its rent-exempt reserve (the lamports that are not wrapped SOL).
+      isNativeOption: o.native ? 1 : 0,
+      isNative: o.native ? NATIVE_ACCOUNT_RESERVE : 0n,
+      delegatedAmount: o.delegate ? U64_MAX : 0n,
       closeAuthorityOption: 0,
       closeAuthority: PublicKey.default,
     },

@@ -267,6 +267,11 @@ export class SimChain {
     this.emit({ signature: null, slot: this.clock.slot() });
   }
 
+  /** Installs a program (SBF ELF bytes) at an address, executable from the next transaction. */
+  addProgram(programId: PublicKey, elf: Uint8Array): void {
+    this.svm.addProgram(programId.toBytes(), elf);
+  }
+
   /** Creates a mint account at an address with the given authorities and supply. */
   createMint(address: PublicKey, options: MintOptions): void {
     const data = mintData(options);
@@ -278,11 +283,15 @@ export class SimChain {
     });
   }
 
-  /** Creates (or overwrites) a token account holding `amount`. */
-  createTokenAccount(address: PublicKey, options: { mint: PublicKey; owner: PublicKey; amount: bigint; program: string }): void {
+  /**
+   * Creates (or overwrites) a token account holding `amount`, optionally with a delegate (an escrow the venue's
+   * keeper may move out of) or as a native (wrapped SOL) account, whose lamports are its rent plus the amount.
+   */
+  createTokenAccount(address: PublicKey, options: { mint: PublicKey; owner: PublicKey; amount: bigint; program: string; delegate?: PublicKey; native?: boolean }): void {
     const data = tokenAccountData(options);
+    const rent = this.svm.minimumBalanceForRentExemption(BigInt(ACCOUNT_SIZE));
     this.setAccount(address, {
-      lamports: Number(this.svm.minimumBalanceForRentExemption(BigInt(ACCOUNT_SIZE))),
+      lamports: Number(rent + (options.native ? options.amount : 0n)),
       data,
       owner: new PublicKey(options.program),
       executable: false,

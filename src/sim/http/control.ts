@@ -8,6 +8,7 @@ import { jsonBody, parseInput, sendJson, type SimContext } from './context.js';
 
 const airdropBody = z.object({ wallet: addressParam, mint: z.string().min(1), amount: amountParam });
 const priceBody = z.object({ mint: z.string().min(1), usd: z.number().positive().finite() });
+const orderBody = z.object({ order: z.string().min(1).max(128).optional() }).strict();
 const clockBody = z.object({ advanceMs: z.number().min(0).max(365 * 86_400_000).optional(), speed: z.number().min(0).max(10_000).optional() });
 
 /**
@@ -51,6 +52,8 @@ export function controlRoutes(ctx: SimContext, reset: () => void): Hono<{ Bindin
     const token = venue.resolveToken(parsed.value.mint);
     if (!token) return sendJson(c, bad(`unknown mint ${parsed.value.mint}`), 400);
     venue.prices.setUsd(token.mint, parsed.value.usd);
+    // Resting orders react to the new price at once (a limit crossed fills).
+    venue.runKeepers();
     return sendJson(c, { mint: token.mint, usdPrice: venue.prices.usd(token.mint) });
   });
 
@@ -65,7 +68,21 @@ export function controlRoutes(ctx: SimContext, reset: () => void): Hono<{ Bindin
     const clock = ctx.state.venue.clock;
     if (parsed.value.speed !== undefined) clock.setSpeed(parsed.value.speed);
     if (parsed.value.advanceMs !== undefined) clock.advance(parsed.value.advanceMs);
+    // Resting orders react at once to the time that passed (fills, recurring slices, expiries).
+    ctx.state.venue.runKeepers();
     return sendJson(c, clockState());
+  });
+
+  app.get('/escrows', (c) => sendJson(c, { escrows: ctx.state.escrows.list() }));
+  app.post('/orders/fill', async (c) => {
+    const parsed = parseInput(orderBody, (await jsonBody(c)) ?? {});
+    if (!parsed.ok) return sendJson(c, bad(parsed.message), 400);
+    return sendJson(c, { filled: ctx.state.venue.fillNow(parsed.value.order), keeperError: ctx.state.venue.lastKeeperError });
+  });
+  app.post('/orders/expire', async (c) => {
+    const parsed = parseInput(orderBody, (await jsonBody(c)) ?? {});
+    if (!parsed.ok) return sendJson(c, bad(parsed.message), 400);
+    return sendJson(c, { expired: ctx.state.venue.expireNow(parsed.value.order), keeperError: ctx.state.venue.lastKeeperError });
   });
 
   app.get('/ledger', (c) => {

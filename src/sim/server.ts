@@ -13,6 +13,7 @@ import { rpcRoutes } from './http/rpc.js';
 import { attachRpcWebSocket } from './http/rpcWs.js';
 import { tokenRoutes } from './http/tokenRoutes.js';
 import { ultraDataRoutes } from './http/ultraDataRoutes.js';
+import { sendRoutes } from './http/sendRoutes.js';
 
 /** How often (real ms) the venue's product keepers look for what is due. */
 const KEEPER_INTERVAL_MS = 200;
@@ -65,6 +66,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
       ['/ultra/v1', ultraDataRoutes(ctx)],
       ['/tokens/v2', tokenRoutes(ctx)],
       ['/price/v3', priceRoutes(ctx)],
+      ['/send/v1', sendRoutes(ctx)],
     ],
     rpc: rpcRoutes(ctx),
   });

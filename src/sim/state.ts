@@ -2,6 +2,7 @@ import { Venue, type VenueOptions } from './venue.js';
 import { UltraDesk } from './products/ultra.js';
 import { SwapDesk } from './products/swap.js';
 import { EscrowBook } from './products/escrow.js';
+import { SendDesk } from './products/send.js';
 
 /**
  * Everything the simulator holds that a reset throws away: the venue and each product's books. Route handlers read
@@ -13,10 +14,13 @@ export interface SimState {
   swap: SwapDesk;
   /** Escrows of the products that hold the user's funds (trigger, recurring, lend, send, prediction). */
   escrows: EscrowBook;
+  /** Send invites (craft-send, clawback, claims, expiry). */
+  send: SendDesk;
 }
 
 /** Builds a fresh simulator state. */
 export function createSimState(options: VenueOptions): SimState {
   const venue = new Venue(options);
-  return { venue, ultra: new UltraDesk(venue), swap: new SwapDesk(venue), escrows: new EscrowBook(venue) };
+  const escrows = new EscrowBook(venue);
+  return { venue, ultra: new UltraDesk(venue), swap: new SwapDesk(venue), escrows, send: new SendDesk(venue, escrows) };
 }

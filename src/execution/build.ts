@@ -115,12 +115,15 @@ export async function buildTransaction(intent: Intent, deps: BuildDeps): Promise
       return { ...(await routed(decode(r.transaction), { via: 'rpc' }, deps, { shares })), burn: { mint: token.address, max: shares } };
     }
     case 'prediction.buy': {
-      const r = await deps.jup.prediction.createPredictionOrder({ isBuy: true, ownerPubkey: owner, marketId: intent.marketId, isYes: intent.side === 'yes', depositAmount: intent.depositAmount, depositMint: intent.depositMint, maxBuyPriceUsd: intent.maxPriceMicroUsd }, o);
+      // The live service takes no price limit (jupiter-api.md §13 item 13): the build reports the one it fills at.
+      const r = await deps.jup.prediction.createPredictionOrder({ isBuy: true, ownerPubkey: owner, marketId: intent.marketId, isYes: intent.side === 'yes', depositAmount: intent.depositAmount, depositMint: intent.depositMint }, o);
+      checkPredictionLimit('buy', r.order.maxBuyPriceUsd, intent.maxPriceMicroUsd);
       return routedWithMeta(r, deps);
     }
     case 'prediction.sell': {
       const position = await deps.jup.prediction.getPredictionPosition({ positionPubkey: intent.positionPubkey }, o);
-      const r = await deps.jup.prediction.createPredictionOrder({ isBuy: false, ownerPubkey: owner, positionPubkey: intent.positionPubkey, isYes: position.isYes, contractsMicro: intent.contractsMicro, minSellPriceUsd: intent.minPriceMicroUsd }, o);
+      const r = await deps.jup.prediction.createPredictionOrder({ isBuy: false, ownerPubkey: owner, positionPubkey: intent.positionPubkey, isYes: position.isYes, contractsMicro: intent.contractsMicro }, o);
+      checkPredictionLimit('sell', r.order.minSellPriceUsd, intent.minPriceMicroUsd);
       return routedWithMeta(r, deps);
     }
     case 'prediction.closeOrder': {
@@ -148,6 +151,18 @@ export async function buildTransaction(intent: Intent, deps: BuildDeps): Promise
       const r = await deps.jup.send.craftClawback({ invitePDA: intent.invitePda, sender: owner }, o);
       return routed(decode(r.tx), { via: 'rpc' }, deps, {});
     }
+  }
+}
+
+/**
+ * A prediction order's price limit as the build reports it, held to the intent's: a buy may not fill above it, a
+ * sell not below. An order that reports none cannot be held to anything, so it is not signed either.
+ */
+function checkPredictionLimit(side: 'buy' | 'sell', reported: bigint | null, limit: bigint): void {
+  const field = side === 'buy' ? 'maxBuyPriceUsd' : 'minSellPriceUsd';
+  if (reported === null) throw new BuildRefusal('failed', 'PREDICTION_NO_LIMIT', `the venue's order reports no ${field}, so its price cannot be held to the intent's ${limit} micro-USD`);
+  if (side === 'buy' ? reported > limit : reported < limit) {
+    throw new BuildRefusal('rejected', 'PREDICTION_PRICE_LIMIT', `the venue's order would ${side} at ${side === 'buy' ? 'up to' : 'as little as'} ${reported} micro-USD a contract (${field}); the intent's limit is ${limit}`);
   }
 }
 

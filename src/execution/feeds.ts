@@ -170,7 +170,8 @@ function marketView(m: PredictionEvent['markets'][number]): MarketView {
     eventId: m.eventId ?? null,
     title: m.title,
     status: m.status,
-    result: m.result,
+    // `pending` (the service has not settled the market yet) is no result: strategies see null until it is.
+    result: m.result === 'pending' ? null : m.result,
     isTradable: m.isTradable,
     closeTime: m.closeTime,
     buyYesMicroUsd: m.pricing.buyYesPriceUsd,

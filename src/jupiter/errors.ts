@@ -132,14 +132,18 @@ export const ORDER_ERROR_MEANINGS: Readonly<Record<1 | 2 | 3, { default: string;
   3: { default: 'below the gasless minimum', jupiterz: 'the quote could not be built' },
 };
 
-/** Ultra `/order` answered with an errorCode (1 to 3) instead of a transaction. */
+/**
+ * Ultra `/order` answered with an errorCode instead of a transaction. The documented codes 1 to 3 have their own
+ * error codes (`JUP_ORDER_1`..`3`); any other is still the service refusing the order (`JUP_ORDER_UNDOCUMENTED`),
+ * never a malformed response.
+ */
 export class OrderError extends JupiterError {
-  readonly errorCode: 1 | 2 | 3;
+  readonly errorCode: number;
   readonly meaning: string;
-  constructor(endpoint: string, errorCode: 1 | 2 | 3, router: string | undefined, serviceMessage: string | undefined) {
-    const entry = ORDER_ERROR_MEANINGS[errorCode];
-    const meaning = router === 'jupiterz' ? entry.jupiterz : entry.default;
-    super(endpoint, `JUP_ORDER_${errorCode}`, 'abandon', `order refused with errorCode ${errorCode} (${meaning})`, {
+  constructor(endpoint: string, errorCode: number, router: string | undefined, serviceMessage: string | undefined) {
+    const entry = errorCode === 1 || errorCode === 2 || errorCode === 3 ? ORDER_ERROR_MEANINGS[errorCode] : undefined;
+    const meaning = entry ? (router === 'jupiterz' ? entry.jupiterz : entry.default) : 'an undocumented order error';
+    super(endpoint, entry ? `JUP_ORDER_${errorCode}` : 'JUP_ORDER_UNDOCUMENTED', 'abandon', `order refused with errorCode ${errorCode} (${meaning})`, {
       details: { errorCode, router, serviceMessage },
     });
     this.errorCode = errorCode;

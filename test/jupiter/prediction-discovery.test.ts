@@ -276,7 +276,15 @@ describe('the prediction discovery endpoints', () => {
       expect((err as SchemaError).issues.map((i) => i.path)).toContain('marketId');
     });
 
-    it('rejects a result other than yes, no or null', async () => {
+    it('reads a result of "pending" (seen in January 2026) as pending, in either market shape', async () => {
+      server.on('GET', `${BASE}/markets/:marketId`, { body: flatMarket({ status: 'closed', result: 'pending' }) });
+      expect(await getMarket(t, { marketId: 'POLY-1345531-YES' })).toMatchObject({ status: 'closed', result: 'pending' });
+      const nested = nestedMarket();
+      server.on('GET', `${BASE}/markets/:marketId`, { body: { ...nested, metadata: { ...nested.metadata, result: 'pending' } } });
+      expect((await getMarket(t, { marketId: 'KXF1-25-LN' })).result).toBe('pending');
+    });
+
+    it('rejects a result other than yes, no, pending or null', async () => {
       server.on('GET', `${BASE}/markets/:marketId`, { body: flatMarket({ status: 'closed', result: 'maybe' }) });
       const err = await getMarket(t, { marketId: 'POLY-1345531-YES' }).catch((e: unknown) => e);
       expect(err).toBeInstanceOf(SchemaError);

@@ -74,7 +74,6 @@ const buy = (over: Partial<CreatePredictionBuyParams> = {}): CreatePredictionBuy
   marketId: 'POLY-1345531-YES',
   isYes: true,
   depositAmount: 10_000_000n,
-  maxBuyPriceUsd: 700_000n,
   ...over,
 });
 
@@ -84,7 +83,6 @@ const sell = (over: Partial<CreatePredictionSellParams> = {}): CreatePredictionS
   positionPubkey: POSITION,
   isYes: true,
   contractsMicro: 5_500_000n,
-  minSellPriceUsd: 600_000n,
   ...over,
 });
 
@@ -135,7 +133,7 @@ describe('the prediction order endpoints', () => {
   });
 
   describe('when creating a buy', () => {
-    it('posts the deposit and the limit price as digit strings and parses the build', async () => {
+    it('posts the body the live service takes (no price limit) and parses the limit the build reports', async () => {
       server.on('POST', `${BASE}/orders`, { body: createResponse() });
       const build = await createPredictionOrder(t, buy());
       const [req] = server.requestsTo(`${BASE}/orders`, 'POST');
@@ -146,7 +144,6 @@ describe('the prediction order endpoints', () => {
         isBuy: true,
         depositAmount: '10000000',
         depositMint: USDC,
-        maxBuyPriceUsd: '700000',
       });
       expect(build.transaction).toBe(TX);
       expect(build.txMeta.lastValidBlockHeight).toBe(279132640);
@@ -166,14 +163,12 @@ describe('the prediction order endpoints', () => {
 
     it('accepts lastValidBlockHeight as a string (the CLI type) and JupUSD as the deposit mint', async () => {
       server.on('POST', `${BASE}/orders`, { body: createResponse({ txMeta: { blockhash: 'GHtXQBsoZHVnNFa9YevAzFr17DJjgHXk3ycTKD5xD3Zi', lastValidBlockHeight: '279132640' } }) });
-      const build = await createPredictionOrder(t, buy({ depositMint: JUPUSD, depositAmount: 5_000_000n, maxBuyPriceUsd: 990_000n }));
+      const build = await createPredictionOrder(t, buy({ depositMint: JUPUSD, depositAmount: 5_000_000n }));
       expect(build.txMeta.lastValidBlockHeight).toBe(279132640);
-      expect(server.requests[0]!.body).toMatchObject({ depositMint: JUPUSD, depositAmount: '5000000', maxBuyPriceUsd: '990000' });
+      expect(server.requests[0]!.body).toEqual({ ownerPubkey: OWNER, marketId: 'POLY-1345531-YES', isYes: true, isBuy: true, depositMint: JUPUSD, depositAmount: '5000000' });
     });
 
     it.each([
-      [buy({ maxBuyPriceUsd: 9_999n }), 'prediction.price.range'],
-      [buy({ maxBuyPriceUsd: 990_001n }), 'prediction.price.range'],
       [buy({ depositAmount: 4_999_999n }), 'prediction.depositAmount.min'],
       [buy({ depositMint: 'So11111111111111111111111111111111111111112' }), 'prediction.depositMint.allowed'],
       [buy({ marketId: '' }), 'prediction.marketId.required'],
@@ -183,11 +178,6 @@ describe('the prediction order endpoints', () => {
       expect(err).toBeInstanceOf(LimitError);
       expect((err as LimitError).rule).toBe(rule);
       expect(server.requests).toHaveLength(0);
-    });
-
-    it('accepts the lowest price, 10,000 micro-USD', async () => {
-      server.on('POST', `${BASE}/orders`, { body: createResponse() });
-      await expect(createPredictionOrder(t, buy({ maxBuyPriceUsd: 10_000n }))).resolves.toBeDefined();
     });
 
     it('maps the service refusal of a small order to BadRequestError without retrying', async () => {
@@ -214,7 +204,7 @@ describe('the prediction order endpoints', () => {
   });
 
   describe('when creating a sell', () => {
-    it('posts the position, one quantity and the floor price', async () => {
+    it('posts the position and one quantity (no floor price) and parses the floor the build reports', async () => {
       server.on('POST', `${BASE}/orders`, {
         body: createResponse({}, { isBuy: false, maxBuyPriceUsd: null, minSellPriceUsd: '600000', contractsMicro: '5500000', newContractsMicro: '8785714' }),
       });
@@ -225,7 +215,6 @@ describe('the prediction order endpoints', () => {
         isYes: true,
         isBuy: false,
         contractsMicro: '5500000',
-        minSellPriceUsd: '600000',
       });
       expect(build.order).toMatchObject({ isBuy: false, minSellPriceUsd: 600_000n, maxBuyPriceUsd: null, contractsMicro: 5_500_000n });
     });
@@ -236,7 +225,6 @@ describe('the prediction order endpoints', () => {
       [sell({ contractsMicro: 0n }), 'prediction.contracts.positive'],
       [sell({ contractsMicro: undefined, contractsDecimal: '5.1234567' }), 'prediction.contractsDecimal.format'],
       [sell({ positionPubkey: undefined as never }), 'prediction.positionPubkey.required'],
-      [sell({ minSellPriceUsd: 5_000n }), 'prediction.price.range'],
     ])('refuses a broken sell (%#) with %s and sends nothing', async (params, rule) => {
       const err = await createPredictionOrder(t, params).catch((e: unknown) => e);
       expect(err).toBeInstanceOf(LimitError);

@@ -251,6 +251,14 @@ describe('the prediction position endpoints', () => {
       expect(build.txMeta.lastValidBlockHeight).toBe(279132650);
     });
 
+    it('reads the live shape of a claim, whose position has no ownerPubkey (the docs\' example since e2e27f60)', async () => {
+      const { ownerPubkey: _owner, ...position } = claimBuild.position;
+      server.on('POST', `${BASE}/positions/:positionPubkey/claim`, { body: { ...claimBuild, position } });
+      const build = await claimPredictionPosition(t, { positionPubkey: POSITION, ownerPubkey: OWNER });
+      expect(build.position).toMatchObject({ positionPubkey: POSITION, userPubkey: OWNER, payoutAmountUsd: 14_285_714n });
+      expect(build.position.ownerPubkey).toBeUndefined();
+    });
+
     it('turns "Market not settled yet" into MarketNotSettledError, recognisable by its code', async () => {
       server.on('POST', `${BASE}/positions/:positionPubkey/claim`, { status: 400, body: { type: 'invalid_request_error', message: 'Market not settled yet', request_id: 'req_5' } });
       const err = await claimPredictionPosition(t, { positionPubkey: POSITION, ownerPubkey: OWNER }).catch((e: unknown) => e);

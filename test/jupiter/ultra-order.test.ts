@@ -131,6 +131,14 @@ describe('the Ultra order and execute endpoints', () => {
       const err = await ultra.getOrder({ ...base, taker: TAKER }).catch((e: unknown) => e);
       expect((err as OrderError).meaning).toBe('missing associated token account');
     });
+
+    it.each([4, 0, -1, '7'])('reads an undocumented errorCode (%j) as the service refusing the order, not as a broken body', async (code) => {
+      server.on('GET', '/ultra/v1/order', { body: orderBody({ taker: TAKER, transaction: '', errorCode: code, errorMessage: 'Route not available' }) });
+      const err = await ultra.getOrder({ ...base, taker: TAKER }).catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(OrderError);
+      expect(err).toMatchObject({ errorCode: Number(code), code: 'JUP_ORDER_UNDOCUMENTED', action: 'abandon', meaning: 'an undocumented order error' });
+      expect((err as OrderError).details).toMatchObject({ serviceMessage: 'Route not available' });
+    });
   });
 
   describe('when no route exists', () => {

@@ -11,12 +11,16 @@ export interface ClaimPredictionPositionParams {
   ownerPubkey: string;
 }
 
-/** The position a claim pays out; `payoutAmountUsd` is micro-USD ($1 per winning contract, no fee). */
+/**
+ * The position a claim pays out; `payoutAmountUsd` is micro-USD ($1 per winning contract, no fee). `ownerPubkey`
+ * is in the CLI's type but not in the docs' example rewritten to match the live API (jupiter-api.md §13 item 11):
+ * both are read.
+ */
 export const claimedPositionSchema = z.object({
   positionPubkey: z.string(),
   marketPubkey: z.string().optional(),
   userPubkey: z.string().optional(),
-  ownerPubkey: z.string(),
+  ownerPubkey: z.string().optional(),
   isYes: z.boolean(),
   /** Legacy whole contracts. */
   contracts: contractQuantity,

@@ -135,17 +135,6 @@ export function checkOneOf(endpoint: string, field: string, value: string | unde
   }
 }
 
-/** Throws LimitError unless `price` is within the service's 10,000 to 990,000 micro-USD order price range. */
-export function checkPrice(endpoint: string, field: string, price: bigint): void {
-  if (price < PREDICTION_MIN_PRICE_MICRO_USD || price > PREDICTION_MAX_PRICE_MICRO_USD) {
-    throw new LimitError(
-      endpoint,
-      'prediction.price.range',
-      `${field} must be from ${PREDICTION_MIN_PRICE_MICRO_USD} to ${PREDICTION_MAX_PRICE_MICRO_USD} micro-USD ($0.01 to $0.99), got ${price}`,
-    );
-  }
-}
-
 /** Parses `value` with `schema` inside a transform, re-reporting its issues under the current path. */
 export function parseInto<S extends z.ZodType>(schema: S, value: unknown, ctx: z.RefinementCtx): z.output<S> | typeof z.NEVER {
   const result = schema.safeParse(value);

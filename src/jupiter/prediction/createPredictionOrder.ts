@@ -4,14 +4,19 @@ import { LimitError, SchemaError } from '../errors.js';
 import { base64 } from '../schemas.js';
 import { JUPUSD_MINT, USDC_MINT } from '../../lib/mints.js';
 import { U64_MAX } from '../../lib/amounts.js';
-import { PREDICTION_PATH, checkAddress, checkId, checkPrice, contractQuantity, executionSchema, microUsd, microUsdOrNull, txMetaSchema } from './common.js';
+import { PREDICTION_PATH, checkAddress, checkId, contractQuantity, executionSchema, microUsd, microUsdOrNull, txMetaSchema } from './common.js';
 
 /** Smallest buy deposit, in base units of USDC or JupUSD (both 6 decimals): $5. */
 export const PREDICTION_MIN_DEPOSIT = 5_000_000n;
 /** Mints a buy may deposit. USDC is the service default. */
 export const PREDICTION_DEPOSIT_MINTS: readonly string[] = [USDC_MINT, JUPUSD_MINT];
 
-/** A buy: spend `depositAmount` of the deposit mint on YES or NO contracts of `marketId`, at most `maxBuyPriceUsd` each. */
+/**
+ * A buy: spend `depositAmount` of the deposit mint on YES or NO contracts of `marketId`. The live service takes no
+ * price limit in the body (jupiter-api.md §13 item 13: the February 2026 spec's `maxBuyPriceUsd` is gone from the
+ * docs and from Jupiter's CLI): a buy is a market order, and the limit it will fill at comes back in the build's
+ * `order.maxBuyPriceUsd`, for the caller to check.
+ */
 export interface CreatePredictionBuyParams {
   isBuy: true;
   ownerPubkey: string;
@@ -21,11 +26,12 @@ export interface CreatePredictionBuyParams {
   depositAmount: bigint;
   /** USDC (default) or JupUSD. */
   depositMint?: string | undefined;
-  /** Limit: highest fill price per contract, micro-USD, 10,000 to 990,000. */
-  maxBuyPriceUsd: bigint;
 }
 
-/** A sell of part of a position: exactly one of `contracts`, `contractsMicro`, `contractsDecimal`. */
+/**
+ * A sell of part of a position: exactly one of `contracts`, `contractsMicro`, `contractsDecimal`. As for buys, no
+ * price goes in the body; the floor the sell fills at comes back in `order.minSellPriceUsd`.
+ */
 export interface CreatePredictionSellParams {
   isBuy: false;
   ownerPubkey: string;
@@ -37,8 +43,6 @@ export interface CreatePredictionSellParams {
   contractsMicro?: bigint | undefined;
   /** Contracts as a decimal string, e.g. "5.777773". */
   contractsDecimal?: string | undefined;
-  /** Limit: lowest fill price per contract, micro-USD, 10,000 to 990,000. */
-  minSellPriceUsd: bigint;
   /** Optional, for a sell of a known market. */
   marketId?: string | undefined;
 }
@@ -118,7 +122,6 @@ export function checkCreatePredictionOrder(p: CreatePredictionOrderParams): void
     if (p.depositMint !== undefined && !PREDICTION_DEPOSIT_MINTS.includes(p.depositMint)) {
       fail('prediction.depositMint.allowed', `depositMint must be USDC or JupUSD, got ${JSON.stringify(p.depositMint)}`);
     }
-    checkPrice(ENDPOINT, 'maxBuyPriceUsd', p.maxBuyPriceUsd);
     return;
   }
   checkAddress(ENDPOINT, 'positionPubkey', p.positionPubkey);
@@ -131,7 +134,6 @@ export function checkCreatePredictionOrder(p: CreatePredictionOrderParams): void
     if (!/^\d+(\.\d{1,6})?$/.test(p.contractsDecimal)) fail('prediction.contractsDecimal.format', `contractsDecimal must be a decimal with at most 6 places, got ${JSON.stringify(p.contractsDecimal)}`);
     if (!/[1-9]/.test(p.contractsDecimal)) fail('prediction.contracts.positive', 'contractsDecimal must be greater than 0');
   }
-  checkPrice(ENDPOINT, 'minSellPriceUsd', p.minSellPriceUsd);
 }
 
 /** Throws SchemaError when a build has no transaction to sign (the spec allows null; nothing could be done with it). */
@@ -144,7 +146,8 @@ export function requireSignable(endpoint: string, build: PredictionOrderBuild): 
 
 /**
  * POST /prediction/v1/orders: builds an unsigned transaction that places a buy (deposit in, contracts out) or a
- * partial sell. Prices are micro-USD bigint, sent as digit strings. Retried on transient failures: it only builds.
+ * partial sell, with the body the live service takes (no price limit: see CreatePredictionBuyParams). Amounts are
+ * sent as digit strings. Retried on transient failures: it only builds.
  */
 export async function createPredictionOrder(
   client: JupiterTransport,
@@ -160,7 +163,6 @@ export async function createPredictionOrder(
         isBuy: true,
         depositAmount: params.depositAmount,
         depositMint: params.depositMint ?? USDC_MINT,
-        maxBuyPriceUsd: params.maxBuyPriceUsd,
       }
     : {
         ownerPubkey: params.ownerPubkey,
@@ -171,7 +173,6 @@ export async function createPredictionOrder(
         contracts: params.contracts,
         contractsMicro: params.contractsMicro,
         contractsDecimal: params.contractsDecimal,
-        minSellPriceUsd: params.minSellPriceUsd,
       };
   const build = await client.request({
     endpoint: ENDPOINT,

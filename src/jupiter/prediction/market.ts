@@ -3,8 +3,11 @@ import { eventMetadataSchema, microUsd, unixSeconds } from './common.js';
 
 /** Market statuses the spec lists; other strings are passed through. */
 export type MarketStatus = 'open' | 'closed' | 'cancelled' | (string & {});
-/** A market's result: null until resolved. */
-export type MarketResult = 'yes' | 'no' | null;
+/**
+ * A market's result: null until resolved; `pending` while the service has not settled it (seen in January 2026,
+ * jupiter-api.md §13 item 14), which is not a result either.
+ */
+export type MarketResult = 'yes' | 'no' | 'pending' | null;
 
 const price = microUsd.nullish();
 
@@ -33,8 +36,8 @@ const result = z
   .transform((r, ctx): MarketResult => {
     const v = (r ?? '').trim().toLowerCase();
     if (v === '') return null;
-    if (v === 'yes' || v === 'no') return v;
-    ctx.addIssue({ code: 'custom', message: `expected "yes", "no" or null, got ${JSON.stringify(r)}` });
+    if (v === 'yes' || v === 'no' || v === 'pending') return v;
+    ctx.addIssue({ code: 'custom', message: `expected "yes", "no", "pending" or null, got ${JSON.stringify(r)}` });
     return z.NEVER;
   });
 

@@ -92,7 +92,11 @@ export const orderResponseSchema = z.object({
   /** Unix seconds, sent as a string (RFQ only). */
   expireAt: z.string().optional(),
   lastValidBlockHeight: z.union([z.string(), z.number()]).optional(),
-  errorCode: z.union([z.literal(1), z.literal(2), z.literal(3)]).optional(),
+  /**
+   * 1 to 3 are documented; the service may send others (a router added later), which are still its refusal of the
+   * order, not a malformed body. A digit string is read as its number.
+   */
+  errorCode: z.union([z.number().int(), z.string().regex(/^-?\d+$/).transform(Number)]).optional(),
   errorMessage: z.string().optional(),
   error: z.string().optional(),
 });
@@ -131,7 +135,8 @@ export function checkOrderParams(p: GetOrderParams): void {
 
 /**
  * GET /ultra/v1/order: a quote, and with `taker` an unsigned transaction plus the requestId for execute.
- * Throws OrderError when the service returns an errorCode (1 to 3) instead of a transaction.
+ * Throws OrderError when the service returns an errorCode (the documented 1 to 3, or any other) instead of a
+ * transaction.
  */
 export async function getOrder(client: JupiterTransport, params: GetOrderParams, options: CallOptions = {}): Promise<UltraOrder> {
   checkOrderParams(params);

@@ -14,6 +14,7 @@ import { attachRpcWebSocket } from './http/rpcWs.js';
 import { tokenRoutes } from './http/tokenRoutes.js';
 import { ultraDataRoutes } from './http/ultraDataRoutes.js';
 import { sendRoutes } from './http/sendRoutes.js';
+import { recurringRoutes } from './http/recurringRoutes.js';
 
 /** How often (real ms) the venue's product keepers look for what is due. */
 const KEEPER_INTERVAL_MS = 200;
@@ -67,6 +68,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
       ['/tokens/v2', tokenRoutes(ctx)],
       ['/price/v3', priceRoutes(ctx)],
       ['/send/v1', sendRoutes(ctx)],
+      ['/recurring/v1', recurringRoutes(ctx)],
     ],
     rpc: rpcRoutes(ctx),
   });

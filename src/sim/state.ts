@@ -3,6 +3,8 @@ import { UltraDesk } from './products/ultra.js';
 import { SwapDesk } from './products/swap.js';
 import { EscrowBook } from './products/escrow.js';
 import { SendDesk } from './products/send.js';
+import { RecurringDesk } from './products/recurring.js';
+import { RecurringKeeper } from './products/recurringKeeper.js';
 
 /**
  * Everything the simulator holds that a reset throws away: the venue and each product's books. Route handlers read
@@ -16,11 +18,15 @@ export interface SimState {
   escrows: EscrowBook;
   /** Send invites (craft-send, clawback, claims, expiry). */
   send: SendDesk;
+  /** Recurring (DCA) orders; their keeper fills a slice each interval. */
+  recurring: RecurringDesk;
 }
 
 /** Builds a fresh simulator state. */
 export function createSimState(options: VenueOptions): SimState {
   const venue = new Venue(options);
   const escrows = new EscrowBook(venue);
-  return { venue, ultra: new UltraDesk(venue), swap: new SwapDesk(venue), escrows, send: new SendDesk(venue, escrows) };
+  const recurring = new RecurringDesk(venue, escrows);
+  venue.registerKeeper(new RecurringKeeper(venue, escrows, recurring.book));
+  return { venue, ultra: new UltraDesk(venue), swap: new SwapDesk(venue), escrows, send: new SendDesk(venue, escrows), recurring };
 }

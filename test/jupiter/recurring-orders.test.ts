@@ -159,6 +159,26 @@ describe('listing recurring orders', () => {
     });
   });
 
+  describe('when the service sends price-order history as it did in 2025', () => {
+    // Real rows (DOCS@2025-10 get-recurring-orders): deposits with empty keeper, outputMint and feeMint, and no
+    // inLeft or estimatedUsdcValueSpent on the order.
+    const deposit = { ...trade, keeper: '', outputMint: '', inputAmount: '1', outputAmount: '0', rawInputAmount: '1000000', rawOutputAmount: '0', feeMint: '', feeAmount: '0', rawFeeAmount: '0', action: 'Deposit' };
+    const { inLeft: _l, rawInLeft: _r, estimatedUsdcValueSpent: _e, rawEstimatedUsdcValueSpent: _re, ...closed } = priceOrder;
+    const real = { ...closed, status: 'Close', closedBy: USER, closeTx: '4x6vgTp1tLtVo7QEXsx2LmpMsotr2RJso2DztPfREm5R7zqSUecHNmGBuf88KTvz2PhDJhvBYtmvvymypkhdh2Ej', trades: [deposit, { ...trade, productMeta: { new_actual_usdc_value: '9987143', value: '10000000' } }] };
+
+    it('reads the page: deposit rows keep their empty mints, and the missing fields stay undefined', async () => {
+      server.on('GET', '/recurring/v1/getRecurringOrders', { body: { user: USER, orderStatus: 'history', price: [real], totalPages: 1, page: 1 } });
+      const page = await getRecurringOrders(t(), { user: USER, orderStatus: 'history', recurringType: 'price' });
+      const order = page.orders[0]!;
+      if (order.recurringType !== 'price') throw new Error('expected a price order');
+      expect(order.inLeft).toBeUndefined();
+      expect(order.trades.map((x) => [x.action, x.keeper, x.outputMint, x.feeMint, x.rawInputAmount])).toEqual([
+        ['Deposit', '', '', '', 1_000_000n],
+        ['Fill', trade.keeper, SOL, SOL, 10_000_000n],
+      ]);
+    });
+  });
+
   describe('when the body is broken', () => {
     it('names the missing list', async () => {
       server.on('GET', '/recurring/v1/getRecurringOrders', { body: { user: USER, orderStatus: 'active', all: [], totalPages: 1, page: 1 } });

@@ -77,7 +77,9 @@ function triggerRow(o: TriggerOrder): Row {
 function recurringRow(o: RecurringOrder): Row {
   const inSym = mintLabel(o.inputMint);
   if (o.recurringType === 'price') {
-    return ['recurring', o.orderKey, pair(o.inputMint, o.outputMint), `price-based, ${o.inLeft} ${inSym} left`, o.status, formatIsoTime(o.createdAt)];
+    // Real price-order rows may lack inLeft (jupiter-api.md §13 item 12's 2025 data): then say what was used.
+    const left = o.inLeft !== undefined ? `${o.inLeft} ${inSym} left` : `${o.inUsed} of ${o.inDeposited} ${inSym} used`;
+    return ['recurring', o.orderKey, pair(o.inputMint, o.outputMint), `price-based, ${left}`, o.status, formatIsoTime(o.createdAt)];
   }
   const order = `${o.inAmountPerCycle} ${inSym} every ${formatDuration(o.cycleFrequency)}, ${o.inUsed} of ${o.inDeposited} used`;
   return ['recurring', o.orderKey, pair(o.inputMint, o.outputMint), order, o.userClosed ? 'closed' : 'active', formatIsoTime(o.createdAt)];

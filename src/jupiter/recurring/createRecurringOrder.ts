@@ -23,7 +23,11 @@ export interface RecurringTimeTerms {
   numberOfOrders: number;
   /** Seconds between cycles, an integer of at least 1. */
   interval: number;
-  /** Optional price bounds; a cycle outside them is skipped. */
+  /**
+   * Optional price bounds: how much output one whole input token must fetch (output tokens per input token). The
+   * service turns them into each cycle's least and most output (the DCA program's `minOutAmount`/`maxOutAmount`:
+   * a 0.5 SOL cycle with minPrice 200 into USDC gets at least 100 USDC); a cycle whose swap falls outside waits.
+   */
   minPrice?: number | null | undefined;
   maxPrice?: number | null | undefined;
   /** First cycle as unix seconds; null or omitted starts now. */

@@ -9,6 +9,19 @@ const ENDPOINT = 'recurring.getRecurringOrders';
 /** Which recurring orders to list; `price` orders are deprecated. */
 export type RecurringOrderType = 'time' | 'price' | 'all';
 
+/** A mint of a recurring trade row: an address, or "" where the row has none (a deposit has no output or fee). */
+const tradeMint = z.union([pubkey, z.literal('')]);
+
+/**
+ * One row of a recurring order's `trades`: the trigger fill shape, except that the deposit rows of price-based
+ * orders carry `keeper: ""`, `outputMint: ""` and `feeMint: ""` (real 2025 data, jupiter-api.md §13 item 12), which
+ * must not fail the page. A row with an empty mint is kept as it came; only `action: "Fill"` rows are fills.
+ */
+export const recurringTradeSchema = orderTradeSchema.extend({ inputMint: tradeMint, outputMint: tradeMint });
+
+/** A parsed recurring trade row. */
+export type RecurringTrade = z.output<typeof recurringTradeSchema>;
+
 /** One time-based recurring order. UI amounts stay decimal strings; raw* amounts are bigint base units. */
 export const timeRecurringOrderSchema = z.object({
   userPubkey: pubkey,
@@ -38,10 +51,14 @@ export const timeRecurringOrderSchema = z.object({
   userClosed: z.boolean(),
   createdAt: z.string(),
   updatedAt: z.string(),
-  trades: z.array(orderTradeSchema).default([]),
+  trades: z.array(recurringTradeSchema).default([]),
 });
 
-/** One price-based recurring order (a kind Jupiter deprecated, still listed). USD values are USDC base units. */
+/**
+ * One price-based recurring order (a kind Jupiter deprecated, still listed). USD values are USDC base units. The
+ * spec requires `inLeft` and `estimatedUsdcValueSpent` (UI and raw), but the real 2025 history rows carry neither,
+ * so they are optional here.
+ */
 export const priceRecurringOrderSchema = z.object({
   userPubkey: pubkey,
   orderKey: pubkey,
@@ -49,7 +66,7 @@ export const priceRecurringOrderSchema = z.object({
   outputMint: pubkey,
   inDeposited: uiAmountSchema,
   inWithdrawn: uiAmountSchema,
-  inLeft: uiAmountSchema,
+  inLeft: uiAmountSchema.optional(),
   inUsed: uiAmountSchema,
   outReceived: uiAmountSchema,
   outWithdrawn: uiAmountSchema,
@@ -57,16 +74,16 @@ export const priceRecurringOrderSchema = z.object({
   orderInterval: intLikeSchema,
   incrementalUsdValue: uiAmountSchema,
   supposedUsdValue: uiAmountSchema,
-  estimatedUsdcValueSpent: uiAmountSchema,
+  estimatedUsdcValueSpent: uiAmountSchema.optional(),
   rawInDeposited: u64Loose,
   rawInWithdrawn: u64Loose,
-  rawInLeft: u64Loose,
+  rawInLeft: u64Loose.optional(),
   rawInUsed: u64Loose,
   rawOutReceived: u64Loose,
   rawOutWithdrawn: u64Loose,
   rawIncrementalUsdValue: u64Loose,
   rawSupposedUsdValue: u64Loose,
-  rawEstimatedUsdcValueSpent: u64Loose,
+  rawEstimatedUsdcValueSpent: u64Loose.optional(),
   status: z.string(),
   closedBy: z.string().optional(),
   openTx: z.string().optional(),
@@ -74,7 +91,7 @@ export const priceRecurringOrderSchema = z.object({
   createdAt: z.string(),
   startAt: z.string().nullish(),
   updatedAt: z.string(),
-  trades: z.array(orderTradeSchema).default([]),
+  trades: z.array(recurringTradeSchema).default([]),
 });
 
 const timeTagged = timeRecurringOrderSchema.extend({ recurringType: z.literal('time') });

@@ -1,6 +1,7 @@
 import { VersionedTransaction } from '@solana/web3.js';
 import { deriveInvitePda, inviteKeypairFromCode } from '../jupiter/send/inviteCode.js';
 import type { JupiterClient } from '../jupiter/client.js';
+import { lendVaultAuthority } from '../jupiter/lend/shared.js';
 import type { Intent } from '../sdk/intents.js';
 import type { SolanaRpc } from '../solana/rpc.js';
 import type { HotWallet } from '../solana/wallet.js';
@@ -102,7 +103,10 @@ export async function buildTransaction(intent: Intent, deps: BuildDeps): Promise
     }
     case 'lend.deposit': {
       const r = await deps.jup.lend.lendDeposit({ asset: intent.asset, signer: owner, amount: intent.amount }, o);
-      return routed(decode(r.transaction), { via: 'rpc' }, deps, {});
+      // The Earn program keeps deposits in the liquidity program's vault, whose authority is that program's
+      // `liquidity` PDA, not an account of the Earn program: name it from the published seeds, or the guard would
+      // refuse every real deposit as a payment to a stranger.
+      return { ...(await routed(decode(r.transaction), { via: 'rpc' }, deps, {})), escrowAuthorities: [lendVaultAuthority()] };
     }
     case 'lend.withdraw': {
       const tokens = await deps.jup.lend.getLendTokens({}, o);

@@ -15,6 +15,7 @@ import { tokenRoutes } from './http/tokenRoutes.js';
 import { ultraDataRoutes } from './http/ultraDataRoutes.js';
 import { sendRoutes } from './http/sendRoutes.js';
 import { recurringRoutes } from './http/recurringRoutes.js';
+import { lendRoutes } from './http/lendRoutes.js';
 
 /** How often (real ms) the venue's product keepers look for what is due. */
 const KEEPER_INTERVAL_MS = 200;
@@ -69,6 +70,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
       ['/price/v3', priceRoutes(ctx)],
       ['/send/v1', sendRoutes(ctx)],
       ['/recurring/v1', recurringRoutes(ctx)],
+      ['/lend/v1', lendRoutes(ctx)],
     ],
     rpc: rpcRoutes(ctx),
   });

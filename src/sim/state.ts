@@ -5,6 +5,7 @@ import { EscrowBook } from './products/escrow.js';
 import { SendDesk } from './products/send.js';
 import { RecurringDesk } from './products/recurring.js';
 import { RecurringKeeper } from './products/recurringKeeper.js';
+import { LendDesk } from './products/lend.js';
 
 /**
  * Everything the simulator holds that a reset throws away: the venue and each product's books. Route handlers read
@@ -20,6 +21,8 @@ export interface SimState {
   send: SendDesk;
   /** Recurring (DCA) orders; their keeper fills a slice each interval. */
   recurring: RecurringDesk;
+  /** Lend Earn markets (jlTokens, vaults); its keeper pays interest into the vaults as time passes. */
+  lend: LendDesk;
 }
 
 /** Builds a fresh simulator state. */
@@ -28,5 +31,12 @@ export function createSimState(options: VenueOptions): SimState {
   const escrows = new EscrowBook(venue);
   const recurring = new RecurringDesk(venue, escrows);
   venue.registerKeeper(new RecurringKeeper(venue, escrows, recurring.book));
-  return { venue, ultra: new UltraDesk(venue), swap: new SwapDesk(venue), escrows, send: new SendDesk(venue, escrows), recurring };
+  return { venue, ultra: new UltraDesk(venue), swap: new SwapDesk(venue), escrows, send: new SendDesk(venue, escrows), recurring, lend: lendDesk(venue, escrows) };
+}
+
+/** The Earn desk, registered as a keeper of the venue (interest paid into the vaults as the clock moves). */
+function lendDesk(venue: Venue, escrows: EscrowBook): LendDesk {
+  const lend = new LendDesk(venue, escrows);
+  venue.registerKeeper(lend);
+  return lend;
 }

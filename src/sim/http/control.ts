@@ -6,6 +6,7 @@ import { addressParam, amountParam } from '../products/common.js';
 import { faultSpecSchema } from './faults.js';
 import { jsonBody, parseInput, sendJson, type SimContext } from './context.js';
 import { sendControlRoutes } from './sendRoutes.js';
+import { lendControlRoutes } from './lendRoutes.js';
 
 const airdropBody = z.object({ wallet: addressParam, mint: z.string().min(1), amount: amountParam });
 const priceBody = z.object({ mint: z.string().min(1), usd: z.number().positive().finite() });
@@ -76,6 +77,8 @@ export function controlRoutes(ctx: SimContext, reset: () => void): Hono<{ Bindin
 
   // Send claims: the real service takes them only in Jupiter Mobile, for which the simulator stands in.
   app.route('/send', sendControlRoutes(ctx));
+  // Lend Earn rates (bps a year): the interest a deposit earns from now on.
+  app.route('/lend', lendControlRoutes(ctx));
   app.get('/escrows', (c) => sendJson(c, { escrows: ctx.state.escrows.list() }));
   app.post('/orders/fill', async (c) => {
     const parsed = parseInput(orderBody, (await jsonBody(c)) ?? {});

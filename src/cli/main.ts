@@ -5,7 +5,7 @@ import { exitOnBrokenPipe } from './output.js';
 import { createCli, runCli } from './program.js';
 import { registerConfigCommands } from './commands/config.js';
 import { registerRunCommand } from './commands/run.js';
-import { registerSimCommand } from './commands/sim.js';
+import { invokesSim, registerSimCommand } from './commands/sim.js';
 import { registerStatusCommand } from './commands/status.js';
 import { registerIntentsCommand } from './commands/intents.js';
 import { registerKillSwitchCommand } from './commands/killSwitch.js';
@@ -33,5 +33,8 @@ registerSimCommand(program, ctx);
 registerStatusCommand(program, ctx);
 registerIntentsCommand(program, ctx);
 registerKillSwitchCommand(program, ctx);
+
+// `sim` has a --tier and --api-key of its own (the simulated gateway's): options after `sim` are its, not the client's.
+if (invokesSim(process.argv.slice(2))) program.enablePositionalOptions();
 
 process.exitCode = await runCli(program, ctx, process.argv);

@@ -127,9 +127,10 @@ describe('the simulator as an Ultra venue', () => {
       expect((err as OrderError).errorCode).toBe(1);
     });
 
-    it('answers errorCode 2 when the taker has no SOL for gas on a large trade, 3 on a small one', async () => {
+    it('answers errorCode 2 when the taker has no SOL for gas and manual mode rules gasless out, 3 on a small trade', async () => {
       const big = await fundedWallet(sim, 0n, [[USDC, 100_000_000n]]);
-      const err2 = await jup.ultra.getOrder({ inputMint: USDC, outputMint: JUP, amount: 50_000_000n, taker: big.publicKey.toBase58() }).catch((e: unknown) => e);
+      // A default order of this size would be gasless (test/sim/ultra-gasless.test.ts); manual slippage disables it.
+      const err2 = await jup.ultra.getOrder({ inputMint: USDC, outputMint: JUP, amount: 50_000_000n, taker: big.publicKey.toBase58(), slippageBps: 50 }).catch((e: unknown) => e);
       expect((err2 as OrderError).errorCode).toBe(2);
       const err3 = await jup.ultra.getOrder({ inputMint: USDC, outputMint: JUP, amount: 2_000_000n, taker: big.publicKey.toBase58() }).catch((e: unknown) => e);
       expect((err3 as OrderError).errorCode).toBe(3);

@@ -12,6 +12,28 @@ export interface LedgerEntry {
   inputAmount: bigint | null;
   outputMint: string | null;
   outputAmount: bigint | null;
+  /** The fee an Ultra order took and who got it (absent on other kinds). */
+  fee?: LedgerFee;
+}
+
+/**
+ * The fee of an Ultra order, in base units of `mint` (the order's feeMint), and where it went: an integrator's
+ * share to its referral token account, the rest kept by the operator (Jupiter); who paid the transaction's gas.
+ */
+export interface LedgerFee {
+  mint: string;
+  /** The order's feeBps (an integrator's referralFee, or Ultra's fee plus any gasless recoup). */
+  bps: number;
+  amount: bigint;
+  /** The integrator's referral account, when its fee applied. */
+  referralAccount: string | null;
+  /** Paid to the integrator's referral token account (80 % of its fee). */
+  referralAmount: bigint;
+  /** Kept by the operator: Ultra's whole fee, or 20 % of an integrator's fee. */
+  operatorAmount: bigint;
+  /** The transaction's fee payer: the wallet, Jupiter's gas wallet (gasless) or an integrator's payer. */
+  feePayer: string;
+  gasless: boolean;
 }
 
 /** What a product records about a transaction it settles; the chain adds signature and slot. */

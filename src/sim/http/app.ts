@@ -13,6 +13,7 @@ type Env = { Bindings: HttpBindings };
 
 /** Settings of the simulator's HTTP surface. */
 export interface SimAppOptions {
+  /** Accepted API keys, `KEY` or `KEY:TIER` (see gateway.ts). */
   apiKeys: readonly string[];
   tier: SimTier;
   /** Resets the simulator's state (POST /__sim/reset). */
@@ -35,7 +36,7 @@ export function createSimApp(ctx: SimContext, options: SimAppOptions): Hono<Env>
   if (options.recorder) app.use('*', options.recorder.middleware());
   const jupiter = new Hono<Env>();
   jupiter.use('*', faultLayer(ctx));
-  jupiter.use('*', gateway({ apiKeys: options.apiKeys, tier: options.tier }));
+  jupiter.use('*', gateway({ apiKeys: options.apiKeys, tier: options.tier, simNow: () => ctx.state.venue.clock.now() }));
   jupiter.route('/ultra/v1', ultraTradeRoutes(ctx));
   jupiter.route('/swap/v1', swapRoutes(ctx));
   for (const [prefix, routes] of options.products ?? []) jupiter.route(prefix, routes);

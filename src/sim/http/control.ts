@@ -102,6 +102,7 @@ export function controlRoutes(ctx: SimContext, reset: () => void): Hono<{ Bindin
       inputAmount: e.inputAmount,
       outputMint: e.outputMint,
       outputAmount: e.outputAmount,
+      ...(e.fee ? { fee: e.fee } : {}),
     }));
     return sendJson(c, { transactions });
   });

@@ -3,9 +3,23 @@ import bs58 from 'bs58';
 import type { SimToken } from '../catalog.js';
 import type { PriceBook } from './prices.js';
 
-/** Accounts a one-hop route needs; a two-hop route needs about twice as many (jupiter maxAccounts semantics). */
-export const DIRECT_ROUTE_ACCOUNTS = 14;
-export const TWO_HOP_ROUTE_ACCOUNTS = 28;
+export { autoSlippageBps, feeSide, ultraFeeBps } from './fees.js';
+
+/** Accounts one leg of a route needs (jupiter maxAccounts semantics): a two-hop route needs twice as many. */
+export const ROUTE_ACCOUNTS_PER_LEG = 14;
+/** Accounts a one-hop route needs. */
+export const DIRECT_ROUTE_ACCOUNTS = ROUTE_ACCOUNTS_PER_LEG;
+/** Accounts a two-hop route needs. */
+export const TWO_HOP_ROUTE_ACCOUNTS = 2 * ROUTE_ACCOUNTS_PER_LEG;
+/** Most accounts a route may use (Metis' maxAccounts ceiling). */
+export const MAX_ROUTE_ACCOUNTS = 64;
+/**
+ * Share of a pair's depth in each of its pools, deepest first: the first pool is the one a small trade uses; a
+ * large trade may split across several (the secondary pools hold the rest of the pair's liquidity).
+ */
+const POOL_DEPTH_SHARES = [0.6, 0.2, 0.12, 0.08] as const;
+/** A split route is taken only when it pays at least this much more (bps) than the best single path: more legs cost compute. */
+const SPLIT_MIN_GAIN_BPS = 10n;
 
 const DEX_LABELS = ['Meteora DLMM', 'Raydium CLMM', 'Whirlpool', 'SolFi', 'Raydium', 'Orca V2', 'Phoenix', 'Lifinity V2'] as const;
 
@@ -17,6 +31,9 @@ export interface RouteLeg {
   outputMint: string;
   inAmount: bigint;
   outAmount: bigint;
+  /** Share of the route's input that goes through this leg's path, in percent and in bps (routePlan). */
+  percent: number;
+  bps: number;
 }
 
 /** A priced route for an amount, before the product adds its own fee and slippage. */
@@ -27,6 +44,7 @@ export interface RouteQuote {
   /** Output of the route itself (before a platform fee). */
   outAmount: bigint;
   legs: RouteLeg[];
+  /** Accounts the route uses (what maxAccounts caps): ROUTE_ACCOUNTS_PER_LEG per leg. */
   accounts: number;
   inUsd: number;
   outUsd: number;
@@ -53,12 +71,18 @@ interface Hop {
   from: SimToken;
   to: SimToken;
   liquidityUsd: number;
+  ammKey: string;
+  label: string;
 }
 
+/** A way through the market: one or more paths taken in parallel, each with its share of the input (shares sum to 1). */
+type Candidate = Array<{ hops: Hop[]; share: number }>;
+
 /**
- * Routes and prices swaps against the simulated market: each hop is a constant-product pool whose depth is the
- * thinner token's liquidity, so output falls with size; a two-hop route through USDC or SOL competes with the
- * direct pool, and `maxAccounts` / `onlyDirectRoutes` / dex filters remove candidates, as Metis does.
+ * Routes and prices swaps against the simulated market: each hop is a constant-product pool whose depth is a share
+ * of the thinner token's liquidity, so output falls with size. A pair has several pools of different depth; a
+ * two-hop route through USDC or SOL competes with the direct pools, and a large trade may be split across the
+ * pair's pools. `maxAccounts` / `onlyDirectRoutes` / dex filters remove candidates, as Metis does.
  */
 export class Router {
   private readonly byMint: Map<string, SimToken>;
@@ -78,82 +102,115 @@ export class Router {
 
   /** Best ExactIn route for `amountIn` base units of the input. */
   quoteExactIn(inputMint: string, outputMint: string, amountIn: bigint, c: RouteConstraints = {}): RouteQuote {
-    const candidates = this.candidates(inputMint, outputMint, c);
-    let best: RouteQuote | undefined;
-    for (const hops of candidates) {
-      const q = this.price(hops, amountIn);
-      if (q.outAmount > 0n && (!best || q.outAmount > best.outAmount)) best = q;
+    let single: RouteQuote | undefined;
+    let split: RouteQuote | undefined;
+    for (const candidate of this.candidates(inputMint, outputMint, c, true)) {
+      const q = this.price(candidate, amountIn);
+      if (q.outAmount <= 0n) continue;
+      if (candidate.length === 1) {
+        if (!single || q.outAmount > single.outAmount) single = q;
+      } else if (!split || q.outAmount > split.outAmount) {
+        split = q;
+      }
     }
+    const best = split && (!single || split.outAmount * 10_000n >= single.outAmount * (10_000n + SPLIT_MIN_GAIN_BPS)) ? split : single;
     if (!best) throw new NoRouteError('COULD_NOT_FIND_ANY_ROUTE', 'Could not find any route');
     return best;
   }
 
-  /** Cheapest ExactOut route delivering at least `amountOut` base units of the output (before fees). */
+  /** Cheapest ExactOut route delivering at least `amountOut` base units of the output (before fees); never split. */
   quoteExactOut(inputMint: string, outputMint: string, amountOut: bigint, c: RouteConstraints = {}): RouteQuote {
-    const candidates = this.candidates(inputMint, outputMint, c);
     let best: RouteQuote | undefined;
-    for (const hops of candidates) {
+    for (const candidate of this.candidates(inputMint, outputMint, c, false)) {
+      const hops = candidate[0]!.hops;
       const needed = this.inputFor(hops, amountOut);
       if (needed === undefined) continue;
-      const q = this.price(hops, needed);
+      const q = this.price(candidate, needed);
       if (q.outAmount >= amountOut && (!best || q.inAmount < best.inAmount)) best = q;
     }
     if (!best) throw new NoRouteError('COULD_NOT_FIND_ANY_ROUTE', 'Could not find any route');
     return best;
   }
 
-  private candidates(inputMint: string, outputMint: string, c: RouteConstraints): Hop[][] {
+  private candidates(inputMint: string, outputMint: string, c: RouteConstraints, splits: boolean): Candidate[] {
     const from = this.byMint.get(inputMint);
     const to = this.byMint.get(outputMint);
     if (!from || !to) throw new NoRouteError('TOKEN_NOT_TRADABLE', `The token ${!from ? inputMint : outputMint} is not tradable`);
     if (from.mint === to.mint) throw new NoRouteError('COULD_NOT_FIND_ANY_ROUTE', 'Circular arbitrage is disabled');
-    const maxAccounts = c.maxAccounts ?? 64;
-    if (maxAccounts > 64) throw new NoRouteError('MAX_ACCOUNT_GREATER_THAN_MAX', 'maxAccounts must be at most 64');
-    const routes: Hop[][] = [[this.hop(from, to, 0.6)]];
-    if (!c.onlyDirectRoutes && maxAccounts >= TWO_HOP_ROUTE_ACCOUNTS) {
+    const maxAccounts = c.maxAccounts ?? MAX_ROUTE_ACCOUNTS;
+    if (maxAccounts > MAX_ROUTE_ACCOUNTS) throw new NoRouteError('MAX_ACCOUNT_GREATER_THAN_MAX', `maxAccounts must be at most ${MAX_ROUTE_ACCOUNTS}`);
+    const allowed = (h: Hop): boolean => (!c.dexes || c.dexes.length === 0 || c.dexes.includes(h.label)) && !(c.excludeDexes ?? []).includes(h.label);
+    const pools = this.pools(from, to).filter(allowed);
+    const out: Candidate[] = pools.map((h) => [{ hops: [h], share: 1 }]);
+    if (!c.onlyDirectRoutes) {
       for (const hub of this.hubs) {
         if (hub.mint === from.mint || hub.mint === to.mint) continue;
-        routes.push([this.hop(from, hub, 1), this.hop(hub, to, 1)]);
+        const hops = [this.hubHop(from, hub), this.hubHop(hub, to)];
+        if (hops.every(allowed)) out.push([{ hops, share: 1 }]);
       }
     }
-    return routes.filter((hops) => {
-      const accounts = hops.length === 1 ? DIRECT_ROUTE_ACCOUNTS : TWO_HOP_ROUTE_ACCOUNTS;
-      if (accounts > maxAccounts) return false;
-      return hops.every((h) => {
-        const label = labelOf(h.from.mint, h.to.mint);
-        if (c.dexes && c.dexes.length > 0 && !c.dexes.includes(label)) return false;
-        return !(c.excludeDexes ?? []).includes(label);
-      });
-    });
-  }
-
-  private hop(from: SimToken, to: SimToken, depthShare: number): Hop {
-    return { from, to, liquidityUsd: Math.min(from.liquidityUsd, to.liquidityUsd) * depthShare };
-  }
-
-  private price(hops: Hop[], amountIn: bigint): RouteQuote {
-    const legs: RouteLeg[] = [];
-    let amount = amountIn;
-    let inUsd = 0;
-    for (const [i, h] of hops.entries()) {
-      const pIn = this.usd(h.from);
-      const pOut = this.usd(h.to);
-      const usdIn = (Number(amount) / 10 ** h.from.decimals) * pIn;
-      if (i === 0) inUsd = usdIn;
-      const usdOut = (usdIn * h.liquidityUsd) / (h.liquidityUsd + usdIn);
-      const out = BigInt(Math.floor((usdOut / pOut) * 10 ** h.to.decimals));
-      legs.push({ ammKey: ammKeyOf(h.from.mint, h.to.mint), label: labelOf(h.from.mint, h.to.mint), inputMint: h.from.mint, outputMint: h.to.mint, inAmount: amount, outAmount: out });
-      amount = out;
+    if (splits) {
+      // The deepest n pools of the pair in parallel, each taking input in proportion to its depth: for
+      // constant-product pools that equalises the marginal price, the best split there is.
+      for (let n = 2; n <= pools.length; n += 1) {
+        const used = pools.slice(0, n);
+        const depth = used.reduce((s, h) => s + h.liquidityUsd, 0);
+        out.push(used.map((h) => ({ hops: [h], share: h.liquidityUsd / depth })));
+      }
     }
-    const last = hops[hops.length - 1]!.to;
-    const outUsd = (Number(amount) / 10 ** last.decimals) * this.usd(last);
+    return out.filter((cand) => cand.reduce((n, p) => n + p.hops.length, 0) * ROUTE_ACCOUNTS_PER_LEG <= maxAccounts);
+  }
+
+  /** The pools of a pair, deepest first: the primary pool keeps the pair's historical address and DEX label. */
+  private pools(from: SimToken, to: SimToken): Hop[] {
+    const depth = Math.min(from.liquidityUsd, to.liquidityUsd);
+    const primary = labelIndex(from.mint, to.mint);
+    return POOL_DEPTH_SHARES.map((share, i) => ({
+      from,
+      to,
+      liquidityUsd: depth * share,
+      ammKey: ammKeyOf(from.mint, to.mint, i),
+      label: DEX_LABELS[(primary + i * 3) % DEX_LABELS.length]!,
+    }));
+  }
+
+  /** A hop through a hub token uses the pair's whole depth (the hub pairs are the market's deepest). */
+  private hubHop(from: SimToken, to: SimToken): Hop {
+    return { from, to, liquidityUsd: Math.min(from.liquidityUsd, to.liquidityUsd), ammKey: ammKeyOf(from.mint, to.mint), label: DEX_LABELS[labelIndex(from.mint, to.mint)]! };
+  }
+
+  private price(candidate: Candidate, amountIn: bigint): RouteQuote {
+    const legs: RouteLeg[] = [];
+    let inUsd = 0;
+    let outAmount = 0n;
+    let given = 0n;
+    let bpsGiven = 0;
+    const last = candidate[0]!.hops[candidate[0]!.hops.length - 1]!.to;
+    candidate.forEach((path, p) => {
+      const final = p === candidate.length - 1;
+      const pathIn = final ? amountIn - given : BigInt(Math.floor(Number(amountIn) * path.share));
+      const bps = final ? 10_000 - bpsGiven : Math.round(path.share * 10_000);
+      given += pathIn;
+      bpsGiven += bps;
+      let amount = pathIn;
+      for (const h of path.hops) {
+        const usdIn = (Number(amount) / 10 ** h.from.decimals) * this.usd(h.from);
+        if (h === path.hops[0]) inUsd += usdIn;
+        const usdOut = (usdIn * h.liquidityUsd) / (h.liquidityUsd + usdIn);
+        const out = BigInt(Math.floor((usdOut / this.usd(h.to)) * 10 ** h.to.decimals));
+        legs.push({ ammKey: h.ammKey, label: h.label, inputMint: h.from.mint, outputMint: h.to.mint, inAmount: amount, outAmount: out, percent: Math.round(bps / 100), bps });
+        amount = out;
+      }
+      outAmount += amount;
+    });
+    const outUsd = (Number(outAmount) / 10 ** last.decimals) * this.usd(last);
     return {
-      inputMint: hops[0]!.from.mint,
+      inputMint: candidate[0]!.hops[0]!.from.mint,
       outputMint: last.mint,
       inAmount: amountIn,
-      outAmount: amount,
+      outAmount,
       legs,
-      accounts: hops.length === 1 ? DIRECT_ROUTE_ACCOUNTS : TWO_HOP_ROUTE_ACCOUNTS,
+      accounts: legs.length * ROUTE_ACCOUNTS_PER_LEG,
       inUsd,
       outUsd,
       impact: inUsd > 0 ? Math.max(0, 1 - outUsd / inUsd) : 0,
@@ -171,7 +228,8 @@ export class Router {
     const first = hops[0]!.from;
     // Round up, then nudge until the forward price covers the amount (float rounding).
     let amountIn = BigInt(Math.ceil((usdNeeded / this.usd(first)) * 10 ** first.decimals)) + 1n;
-    for (let i = 0; i < 8 && this.price(hops, amountIn).outAmount < amountOut; i += 1) amountIn += amountIn / 10_000n + 1n;
+    const single: Candidate = [{ hops, share: 1 }];
+    for (let i = 0; i < 8 && this.price(single, amountIn).outAmount < amountOut; i += 1) amountIn += amountIn / 10_000n + 1n;
     return amountIn;
   }
 
@@ -182,37 +240,13 @@ export class Router {
   }
 }
 
-/** Jupiter's Ultra fee tier of a pair, in bps (jupiter-api.md §1.2 Fees). */
-export function ultraFeeBps(input: SimToken, output: SimToken, nowMs: number, startMs: number): number {
-  const isNew = (t: SimToken): boolean => t.category === 'new' && nowMs - (startMs - t.ageMs) < 86_400_000;
-  if (isNew(input) || isNew(output)) return 50;
-  if (output.category === 'jup') return 0;
-  const solFamily = (t: SimToken): boolean => t.category === 'sol' || t.category === 'lst' || t.peg?.symbol === 'SOL';
-  if (input.category === 'stable' && output.category === 'stable') return 0;
-  if (solFamily(input) && solFamily(output)) return 0;
-  const pair = new Set([input.category, output.category]);
-  if (pair.has('stable') && (input.category === 'sol' || output.category === 'sol')) return 2;
-  if (pair.has('stable') && (solFamily(input) || solFamily(output))) return 5;
-  return 10;
-}
-
-/** The slippage Ultra picks in its automatic mode: tighter for pegged pairs, wider for volatile tokens, in bps. */
-export function autoSlippageBps(input: SimToken, output: SimToken): number {
-  const vol = Math.max(input.dailyVol, output.dailyVol);
-  if (vol <= 0.001) return 5;
-  if (vol <= 0.05) return 30;
-  if (vol <= 0.1) return 100;
-  return 300;
-}
-
-/** A stable pool address for a pair. */
-export function ammKeyOf(a: string, b: string): string {
+/** A stable pool address for a pair (`index` 0 is the pair's primary pool; the others are its secondary pools). */
+export function ammKeyOf(a: string, b: string, index = 0): string {
   const [x, y] = a < b ? [a, b] : [b, a];
-  return bs58.encode(createHash('sha256').update(`amm:${x}:${y}`).digest());
+  return bs58.encode(createHash('sha256').update(index === 0 ? `amm:${x}:${y}` : `amm:${x}:${y}:${index}`).digest());
 }
 
-function labelOf(a: string, b: string): string {
+function labelIndex(a: string, b: string): number {
   const [x, y] = a < b ? [a, b] : [b, a];
-  const h = createHash('sha256').update(`label:${x}:${y}`).digest();
-  return DEX_LABELS[h[0]! % DEX_LABELS.length]!;
+  return createHash('sha256').update(`label:${x}:${y}`).digest()[0]! % DEX_LABELS.length;
 }

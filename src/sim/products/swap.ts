@@ -2,10 +2,10 @@ import { PublicKey, type TransactionInstruction } from '@solana/web3.js';
 import { z } from 'zod';
 import { swapRequestSchema } from '../../jupiter/swap/swapRequest.js';
 import type { SimToken } from '../catalog.js';
-import { NoRouteError, type RouteConstraints, type RouteQuote } from '../market/quote.js';
+import { MAX_ROUTE_ACCOUNTS, NoRouteError, ROUTE_ACCOUNTS_PER_LEG, type RouteConstraints, type RouteQuote } from '../market/quote.js';
 import type { Venue } from '../venue.js';
 import { addressParam, amountParam, boolParam, intParam, ratioString, requestId, type Reply } from './common.js';
-import { DEFAULT_MICRO_LAMPORTS, orderedInstructions, SWAP_COMPUTE_UNITS, swapInstructionSet, swapTicket, type SwapInstructionSet } from './swapTx.js';
+import { DEFAULT_MICRO_LAMPORTS, installAggregator, MAX_TRANSACTION_BYTES, orderedInstructions, SWAP_COMPUTE_UNITS, swapInstructionSet, swapTicket, transactionSize, type SwapInstructionSet } from './swapTx.js';
 
 /** How long a built /swap transaction's ticket is honoured (sim ms); the blockhash expires sooner. */
 const SWAP_TICKET_TTL_MS = 120_000;
@@ -39,7 +39,9 @@ type SwapBody = z.output<typeof swapBody>;
 
 /** The Metis swap product: quotes, then transactions the caller signs and sends through RPC. */
 export class SwapDesk {
-  constructor(private readonly venue: Venue) {}
+  constructor(private readonly venue: Venue) {
+    installAggregator(venue);
+  }
 
   /** GET /swap/v1/quote. */
   quote(q: QuoteQuery): Reply {
@@ -86,8 +88,8 @@ export class SwapDesk {
         priceImpactPct: ratioString(route.impact),
         routePlan: route.legs.map((l) => ({
           swapInfo: { ammKey: l.ammKey, label: l.label, inputMint: l.inputMint, outputMint: l.outputMint, inAmount: l.inAmount.toString(), outAmount: l.outAmount.toString(), feeAmount: '0', feeMint: l.outputMint },
-          percent: 100,
-          bps: 10_000,
+          percent: l.percent,
+          bps: l.bps,
         })),
         contextSlot: Number(v.clock.slot()),
         timeTaken: (performance.now() - start) / 1000,
@@ -105,6 +107,12 @@ export class SwapDesk {
     const { set, plan } = built;
     const { instructions, payOutIndex } = orderedInstructions(set);
     const { tx, lastValidBlockHeight } = this.venue.chain.buildTransaction(plan.user, instructions);
+    const size = transactionSize(tx);
+    if (size > MAX_TRANSACTION_BYTES) {
+      // Metis' composing error for a route whose accounts do not fit (DOCS swap/v1/common-errors.mdx): the remedy
+      // is a quote with a lower maxAccounts (DOCS swap/v1/requote-with-lower-max-accounts.mdx).
+      return routeError('MAX_ACCOUNT_GREATER_THAN_MAX', `Transaction too large: ${size} bytes (max ${MAX_TRANSACTION_BYTES}); quote again with a lower maxAccounts`);
+    }
     this.venue.tickets.add(swapTicket(set, { ...this.ticketBase(plan), preSettle: () => this.slippageCheck(plan, payOutIndex) }));
     return {
       status: 200,
@@ -135,7 +143,7 @@ export class SwapDesk {
         setupInstructions: [...set.setup, set.payIn, ...set.hostile].map(instructionJson),
         swapInstruction: instructionJson(set.payOut),
         cleanupInstruction: null,
-        otherInstructions: [set.memo].map(instructionJson),
+        otherInstructions: [set.route, set.memo].map(instructionJson),
         addressLookupTableAddresses: [],
       },
     };
@@ -163,9 +171,12 @@ export class SwapDesk {
     // now (ExactOut); a fabricated quote cannot buy more than the market. Slippage is judged when it lands.
     let payIn = inAmount;
     let payOut = quotedOut;
+    // The market is asked for a route no larger than the quoted one: a quote made with a low maxAccounts stays small.
+    const ammKeys = q.routePlan.map((step) => step.swapInfo.ammKey);
+    const maxAccounts = Math.min(MAX_ROUTE_ACCOUNTS, Math.max(1, ammKeys.length) * ROUTE_ACCOUNTS_PER_LEG);
     try {
-      if (exactIn) payOut = this.netOut(input, output, inAmount, feeBpsOf(q));
-      else payIn = this.inputFor(input, output, quotedOut, feeBpsOf(q));
+      if (exactIn) payOut = this.netOut(input, output, inAmount, feeBpsOf(q), maxAccounts);
+      else payIn = this.inputFor(input, output, quotedOut, feeBpsOf(q), maxAccounts);
     } catch (err) {
       if (err instanceof NoRouteError) return { reply: routeError(err.errorCode, err.message) };
       throw err;
@@ -173,8 +184,8 @@ export class SwapDesk {
     const microLamports = body.computeUnitPriceMicroLamports !== undefined ? BigInt(body.computeUnitPriceMicroLamports) : microLamportsFrom(body.prioritizationFeeLamports);
     const user = new PublicKey(body.userPublicKey);
     const id = requestId(v.clock.now());
-    const plan: Plan = { id, user, input, output, inAmount: payIn, outAmount: payOut, exactIn, threshold: BigInt(q.otherAmountThreshold), microLamports, feeBps: feeBpsOf(q), quotedIn: inAmount, quotedOut };
-    const set = swapInstructionSet(v, { taker: user, input, output, inAmount: payIn, outAmount: payOut, destination, computeUnitPriceMicroLamports: microLamports, memo: `jup-keeper-sim swap ${id}`, hostile });
+    const plan: Plan = { id, user, input, output, inAmount: payIn, outAmount: payOut, exactIn, threshold: BigInt(q.otherAmountThreshold), microLamports, feeBps: feeBpsOf(q), quotedIn: inAmount, quotedOut, maxAccounts };
+    const set = swapInstructionSet(v, { taker: user, input, output, inAmount: payIn, outAmount: payOut, destination, computeUnitPriceMicroLamports: microLamports, memo: `jup-keeper-sim swap ${id}`, hostile, ammKeys });
     return { set, plan };
   }
 
@@ -191,21 +202,21 @@ export class SwapDesk {
   private slippageCheck(plan: Plan, payOutIndex: number): { failInstruction: number; code: number } | undefined {
     try {
       const ok = plan.exactIn
-        ? this.netOut(plan.input, plan.output, plan.quotedIn, plan.feeBps) >= plan.threshold
-        : this.inputFor(plan.input, plan.output, plan.quotedOut, plan.feeBps) <= plan.threshold;
+        ? this.netOut(plan.input, plan.output, plan.quotedIn, plan.feeBps, plan.maxAccounts) >= plan.threshold
+        : this.inputFor(plan.input, plan.output, plan.quotedOut, plan.feeBps, plan.maxAccounts) <= plan.threshold;
       return ok ? undefined : { failInstruction: payOutIndex, code: 6001 };
     } catch {
       return { failInstruction: payOutIndex, code: 6001 };
     }
   }
 
-  private netOut(input: SimToken, output: SimToken, amount: bigint, feeBps: number): bigint {
-    const r = this.venue.router.quoteExactIn(input.mint, output.mint, amount);
+  private netOut(input: SimToken, output: SimToken, amount: bigint, feeBps: number, maxAccounts: number): bigint {
+    const r = this.venue.router.quoteExactIn(input.mint, output.mint, amount, { maxAccounts });
     return r.outAmount - (r.outAmount * BigInt(feeBps)) / 10_000n;
   }
 
-  private inputFor(input: SimToken, output: SimToken, amountOut: bigint, feeBps: number): bigint {
-    const r = this.venue.router.quoteExactOut(input.mint, output.mint, amountOut);
+  private inputFor(input: SimToken, output: SimToken, amountOut: bigint, feeBps: number, maxAccounts: number): bigint {
+    const r = this.venue.router.quoteExactOut(input.mint, output.mint, amountOut, { maxAccounts });
     return r.inAmount + (r.inAmount * BigInt(feeBps)) / 10_000n;
   }
 }
@@ -223,6 +234,8 @@ interface Plan {
   feeBps: number;
   quotedIn: bigint;
   quotedOut: bigint;
+  /** Accounts of the quoted route: the market is priced with no larger a route at build and at landing. */
+  maxAccounts: number;
 }
 
 function feeBpsOf(q: SwapBody['quoteResponse']): number {

@@ -1,14 +1,16 @@
-import { PublicKey, VersionedTransaction } from '@solana/web3.js';
+import { PublicKey } from '@solana/web3.js';
 import { z } from 'zod';
 import { ULTRA_ROUTERS } from '../../jupiter/ultra/getOrder.js';
+import { WSOL_MINT } from '../../lib/mints.js';
 import type { SimToken } from '../catalog.js';
-import type { Ticket } from '../chain/tickets.js';
-import { describeTxError, type TxErrorJson } from '../chain/txErrors.js';
-import type { SubmitOutcome } from '../chain/chain.js';
-import { autoSlippageBps, NoRouteError, ultraFeeBps, type RouteQuote } from '../market/quote.js';
+import { LAMPORTS_PER_SIGNATURE, type LedgerFee } from '../chain/chain.js';
+import { autoSlippageBps, feeSide, NoRouteError, ultraFeeBps, type RouteConstraints, type RouteQuote } from '../market/quote.js';
 import type { Venue } from '../venue.js';
 import { addressParam, amountParam, intParam, ratioString, requestId, type Reply } from './common.js';
-import { DEFAULT_MICRO_LAMPORTS, orderedInstructions, SWAP_COMPUTE_UNITS, swapInstructionSet, swapTicket } from './swapTx.js';
+import { chooseGasless, GasWallet, gaslessFeeBps } from './gasless.js';
+import { referralFeeFor, splitIntegratorFee, type ReferralFee } from './referral.js';
+import { creationRent, DEFAULT_MICRO_LAMPORTS, installAggregator, MAX_TRANSACTION_BYTES, orderedInstructions, SWAP_COMPUTE_UNITS, swapInstructionSet, swapTicket, transactionSize } from './swapTx.js';
+import { decodeSigned, settleOrder, type ExecuteOutcome, type StoredOrder } from './ultraExecute.js';
 
 /** How long an order's requestId is accepted by execute, and how long an execute result is replayed (sim ms). */
 export const ORDER_TTL_MS = 120_000;
@@ -36,199 +38,231 @@ type OrderQuery = z.output<typeof ultraOrderQuery>;
 /** Body of POST /ultra/v1/execute (both fields checked by hand for the documented codes -4 and -5). */
 export const ultraExecuteBody = z.object({ signedTransaction: z.unknown(), requestId: z.unknown() }).partial();
 
-interface StoredOrder {
-  requestId: string;
-  taker: PublicKey;
-  expiresAtMs: number;
-  message: Uint8Array;
-  ticket: Ticket;
-  input: SimToken;
-  output: SimToken;
-  inAmount: bigint;
-  grossOut: bigint;
-  outAmount: bigint;
-  threshold: bigint;
-  legs: RouteQuote['legs'];
-}
-
 interface Execution {
-  signature: string;
   reply: Reply;
   expiresAtMs: number;
+}
+
+/** A route with Ultra's fee applied on the side its fee mint is on. */
+interface Priced {
+  route: RouteQuote;
+  feeBps: number;
+  /** The fee, in base units of the fee mint. */
+  fee: bigint;
+  /** What the taker receives. */
+  outAmount: bigint;
 }
 
 /** The Ultra product of the simulator: orders become real transactions, execute settles them once. */
 export class UltraDesk {
   private readonly orders = new Map<string, StoredOrder>();
   private readonly executions = new Map<string, Execution>();
+  private readonly gas: GasWallet;
   private prunedAt = Number.NEGATIVE_INFINITY;
 
-  constructor(private readonly venue: Venue) {}
+  constructor(private readonly venue: Venue) {
+    this.gas = new GasWallet(venue);
+    installAggregator(venue);
+  }
+
+  /** Jupiter Ultra's gas wallet: the fee payer of gasless orders. */
+  gasWallet(): PublicKey {
+    return this.gas.keypair.publicKey;
+  }
 
   /** GET /ultra/v1/order. `hostile` is the hostile-order fault. */
   order(q: OrderQuery, hostile: boolean): Reply {
     const v = this.venue;
-    if ((q.payer !== undefined) !== (q.referralAccount !== undefined && q.referralFee !== undefined) && q.payer !== undefined) {
+    if (q.payer !== undefined && (q.referralAccount === undefined || q.referralFee === undefined)) {
       return { status: 400, body: { error: 'payer requires referralAccount and referralFee' } };
     }
     if ((q.referralAccount === undefined) !== (q.referralFee === undefined)) {
       return { status: 400, body: { error: 'referralAccount and referralFee must be used together' } };
     }
+    if (q.closeAuthority !== undefined && q.payer === undefined) return { status: 400, body: { error: 'closeAuthority requires payer' } };
     const excluded = (q.excludeRouters ?? '').split(',').filter(Boolean);
     if (excluded.some((r) => !(ULTRA_ROUTERS as readonly string[]).includes(r))) {
       return { status: 400, body: { error: `excludeRouters must be a list of ${ULTRA_ROUTERS.join(', ')}` } };
     }
     const input = v.token(q.inputMint);
     const output = v.token(q.outputMint);
-    if (!input || !output || input.mint === output.mint || excluded.includes('metis')) return { status: 400, body: { error: 'Failed to get quotes' } };
-    let route: RouteQuote;
-    try {
-      route = v.router.quoteExactIn(input.mint, output.mint, q.amount, { excludeDexes: q.excludeDexes?.split(',').map((d) => d.replace(/\+/g, ' ')) });
-    } catch (err) {
-      if (err instanceof NoRouteError) return { status: 400, body: { error: 'Failed to get quotes' } };
-      throw err;
-    }
+    if (!input || !output || input.mint === output.mint || excluded.includes('metis')) return noQuotes();
     const now = v.clock.now();
-    const feeBps = q.referralFee ?? ultraFeeBps(input, output, now, v.clock.startMs);
-    const fee = (route.outAmount * BigInt(feeBps)) / 10_000n;
-    const outAmount = route.outAmount - fee;
-    if (outAmount <= 0n) return { status: 400, body: { error: 'Failed to get quotes' } };
+    const feeToken = feeSide(input, output) === 'input' ? input : output;
+    // An integrator fee replaces Ultra's fee, but only when its referral token account for the fee mint exists.
+    const referral = q.referralAccount !== undefined && q.referralFee !== undefined ? referralFeeFor(v, q.referralAccount, q.referralFee, feeToken) : undefined;
+    const baseBps = referral?.feeBps ?? ultraFeeBps(input, output, now, v.clock.startMs);
+    const constraints: RouteConstraints = { excludeDexes: q.excludeDexes?.split(',').map((d) => d.replace(/\+/g, ' ')) };
+    const first = this.priced(input, output, q.amount, baseBps, constraints);
+    if (!first) return noQuotes();
+    let p: Priced = first;
     const manual = [q.slippageBps, q.broadcastFeeType, q.priorityFeeLamports, q.jitoTipLamports, q.referralAccount, q.payer].some((x) => x !== undefined);
     const slippageBps = q.slippageBps ?? autoSlippageBps(input, output);
-    const threshold = (outAmount * BigInt(10_000 - slippageBps)) / 10_000n;
     const microLamports = q.priorityFeeLamports !== undefined ? (BigInt(q.priorityFeeLamports) * 1_000_000n) / BigInt(SWAP_COMPUTE_UNITS) : DEFAULT_MICRO_LAMPORTS;
+    const priorityLamports = (BigInt(SWAP_COMPUTE_UNITS) * microLamports + 999_999n) / 1_000_000n;
     const id = requestId(now);
-    const outUsd = (Number(outAmount) / 10 ** output.decimals) * (v.prices.usd(output.mint) ?? 0);
-    const base = {
-      mode: manual ? 'manual' : 'ultra',
-      inputMint: input.mint,
-      outputMint: output.mint,
-      inAmount: q.amount.toString(),
-      outAmount: outAmount.toString(),
-      otherAmountThreshold: threshold.toString(),
-      swapMode: 'ExactIn',
-      slippageBps,
-      priceImpactPct: ratioString(-route.impact),
-      priceImpact: -route.impact * 100,
-      inUsdValue: route.inUsd,
-      outUsdValue: outUsd,
-      swapUsdValue: route.inUsd,
-      routePlan: route.legs.map((l) => ({
-        swapInfo: { ammKey: l.ammKey, label: l.label, inputMint: l.inputMint, outputMint: l.outputMint, inAmount: l.inAmount.toString(), outAmount: l.outAmount.toString() },
-        percent: 100,
-        bps: 10_000,
-        usdValue: route.inUsd,
-      })),
-      ...(q.referralAccount ? { referralAccount: q.referralAccount } : {}),
-      feeMint: output.mint,
-      feeBps,
-      platformFee: { amount: fee.toString(), feeBps },
-      signatureFeeLamports: 5000,
-      signatureFeePayer: q.taker ?? null,
-      prioritizationFeeLamports: Number((BigInt(SWAP_COMPUTE_UNITS) * microLamports + 999_999n) / 1_000_000n),
-      prioritizationFeePayer: q.taker ?? null,
-      rentFeeLamports: 0,
-      rentFeePayer: q.taker ?? null,
-      swapType: 'aggregator',
-      router: 'metis',
-      gasless: false,
-      requestId: id,
-      totalTime: 40 + Math.round(Math.random() * 60),
-      taker: q.taker ?? null,
-    };
-    if (q.taker === undefined) return { status: 200, body: { ...base, transaction: null } };
+    const inUsd = this.usdOf(input, q.amount);
+    if (q.taker === undefined) return { status: 200, body: { ...this.body(q, p, { input, output, feeToken, slippageBps, priorityLamports, id, inUsd, manual, feePayer: null, gasless: false }), transaction: null } };
 
     const taker = new PublicKey(q.taker);
-    const set = swapInstructionSet(v, { taker, input, output, inAmount: q.amount, outAmount, computeUnitPriceMicroLamports: microLamports, memo: `jup-keeper-sim ultra ${id}`, hostile });
+    const payer = q.payer !== undefined ? new PublicKey(q.payer) : undefined;
+    const rent = creationRent(v, taker, output);
+    const signers = payer ? 3n : 2n;
+    const ownGas = LAMPORTS_PER_SIGNATURE * signers + priorityLamports + rent;
+    const fields = (gasless: boolean, feePayer: string) => ({ input, output, feeToken, slippageBps, priorityLamports, id, inUsd, manual, feePayer, gasless, rent });
+    const refusal = (errorCode: 1 | 2 | 3, errorMessage: string): Reply => ({ status: 200, body: { ...this.body(q, p, fields(false, q.taker!)), transaction: '', errorCode, errorMessage } });
+    if (v.balance(taker, input.mint) < q.amount + (v.isSol(input.mint) && !payer ? ownGas : 0n)) return refusal(1, 'Insufficient funds');
     const lamports = v.chain.lamports(taker);
-    const fees = 5000n + set.priorityFeeLamports + set.rentLamports;
-    const refusal = (errorCode: 1 | 2 | 3, errorMessage: string): Reply => ({ status: 200, body: { ...base, rentFeeLamports: Number(set.rentLamports), transaction: '', errorCode, errorMessage } });
-    if (v.balance(taker, input.mint) < q.amount + (v.isSol(input.mint) ? fees : 0n)) return refusal(1, 'Insufficient funds');
-    if (lamports < fees) {
-      // Gasless routing is not simulated: a taker without SOL for gas gets errorCode 3 below ~$10, else 2.
-      return route.inUsd < 10 ? refusal(3, 'Minimum `10` for gasless') : refusal(2, `Top up \`${(Number(fees - lamports) / 1e9).toFixed(6)}\` SOL for gas`);
+    let gasless = false;
+    if (!payer) {
+      const choice = chooseGasless({ takerLamports: lamports, gasLamports: ownGas, tradeUsd: inUsd, eligibleParams: !manual && excluded.length === 0 });
+      if (choice.refusal === 3) return refusal(3, 'Minimum `10` for gasless');
+      if (choice.refusal === 2) return refusal(2, `Top up \`${(Number(ownGas - lamports) / 1e9).toFixed(6)}\` SOL for gas`);
+      gasless = choice.gasless;
     }
-    const { instructions, payOutIndex } = orderedInstructions(set);
-    const { tx } = v.chain.buildTransaction(taker, instructions);
-    const expiresAtMs = now + ORDER_TTL_MS;
-    const ticket = swapTicket(set, {
-      id: `ultra:${id}`,
-      venue: v,
-      expiresAtMs,
-      record: { kind: 'ultra', wallet: taker.toBase58(), requestId: id, inputMint: input.mint, inputAmount: q.amount, outputMint: output.mint, outputAmount: outAmount },
-      preSettle: () => (this.marketNet(input, output, q.amount, feeBps) < threshold ? { failInstruction: payOutIndex, code: 6001 } : undefined),
-    });
-    v.tickets.add(ticket);
-    this.prune(now);
-    this.orders.set(id, { requestId: id, taker, expiresAtMs, message: tx.message.serialize(), ticket, input, output, inAmount: q.amount, grossOut: route.outAmount, outAmount, threshold, legs: route.legs });
-    return {
-      status: 200,
-      body: { ...base, rentFeeLamports: Number(set.rentLamports), transaction: Buffer.from(tx.serialize()).toString('base64') },
-    };
+    if (gasless) {
+      // The gas wallet pays every signature (its own, the taker's, the vault's), the priority fee and the rent: the
+      // fee grows by what that costs at SOL's price now, on this trade's size.
+      const gasCost = LAMPORTS_PER_SIGNATURE * 3n + priorityLamports + rent;
+      const recouped = this.priced(input, output, q.amount, baseBps + gaslessFeeBps(gasCost, v.prices.usd(WSOL_MINT) ?? 0, inUsd), constraints);
+      if (!recouped) return noQuotes();
+      p = recouped;
+    }
+    const feePayer = gasless ? this.gas.keypair.publicKey : (payer ?? taker);
+    const memo = `jup-keeper-sim ultra ${id}`;
+    // Build, and while the transaction exceeds 1,232 bytes route again with fewer accounts, as Ultra does for its
+    // own transactions (callers of Ultra never see maxAccounts).
+    for (;;) {
+      const vaultPayments = referral ? [{ token: feeToken, to: referral.tokenAccount, amount: splitIntegratorFee(p.fee).integrator }].filter((x) => x.amount > 0n) : [];
+      const set = swapInstructionSet(v, { taker, input, output, inAmount: q.amount, outAmount: p.outAmount, computeUnitPriceMicroLamports: microLamports, memo, hostile, feePayer, closeAuthority: q.closeAuthority !== undefined ? new PublicKey(q.closeAuthority) : undefined, ammKeys: p.route.legs.map((l) => l.ammKey), vaultPayments });
+      const { instructions, payOutIndex } = orderedInstructions(set);
+      const { tx } = v.chain.buildTransaction(feePayer, instructions);
+      if (transactionSize(tx) > MAX_TRANSACTION_BYTES) {
+        const fewer: RouteConstraints = { ...constraints, maxAccounts: p.route.accounts - 1 };
+        const next: Priced | undefined = p.route.accounts > 1 ? this.priced(input, output, q.amount, p.feeBps, fewer) : undefined;
+        if (!next) return noQuotes();
+        Object.assign(constraints, fewer);
+        p = next;
+        continue;
+      }
+      const expiresAtMs = now + ORDER_TTL_MS;
+      const threshold = (p.outAmount * BigInt(10_000 - slippageBps)) / 10_000n;
+      const priced = p;
+      const ledgerFee = this.ledgerFee(priced, feeToken, referral, feePayer, gasless);
+      const ticket = swapTicket(set, {
+        id: `ultra:${id}`,
+        venue: v,
+        expiresAtMs,
+        record: { kind: 'ultra', wallet: taker.toBase58(), requestId: id, inputMint: input.mint, inputAmount: q.amount, outputMint: output.mint, outputAmount: priced.outAmount, fee: ledgerFee },
+        preSettle: () => ((this.priced(input, output, q.amount, priced.feeBps, { ...constraints })?.outAmount ?? 0n) < threshold ? { failInstruction: payOutIndex, code: 6001 } : undefined),
+      });
+      v.tickets.add(ticket);
+      this.prune(now);
+      const routeIn = feeToken === input ? q.amount - priced.fee : q.amount;
+      this.orders.set(id, { requestId: id, taker, payer, gasWallet: gasless ? this.gas.keypair : undefined, expiresAtMs, message: tx.message.serialize(), ticket, input, output, inAmount: q.amount, routeIn, grossOut: priced.route.outAmount, outAmount: priced.outAmount, threshold, legs: priced.route.legs, usd: inUsd });
+      return { status: 200, body: { ...this.body(q, priced, fields(gasless, feePayer.toBase58())), transaction: Buffer.from(tx.serialize()).toString('base64') } };
+    }
   }
 
   /** POST /ultra/v1/execute: idempotent for the same requestId and signed transaction while the order is cached. */
-  execute(body: z.output<typeof ultraExecuteBody> | undefined): Reply {
+  execute(body: z.output<typeof ultraExecuteBody> | undefined): ExecuteOutcome {
     const now = this.venue.clock.now();
     this.prune(now);
     const signed = body?.signedTransaction;
     const id = body?.requestId;
-    if (typeof signed !== 'string' || signed === '') return { status: 400, body: { error: 'Missing signed transaction', code: -5 } };
-    if (typeof id !== 'string' || id === '') return { status: 400, body: { error: 'Missing request id', code: -4 } };
-    let tx: VersionedTransaction;
-    try {
-      tx = VersionedTransaction.deserialize(Buffer.from(signed, 'base64'));
-    } catch {
-      return { status: 400, body: { error: 'Invalid signed transaction', code: -2 } };
-    }
+    const answer = (reply: Reply): ExecuteOutcome => ({ reply, executedUsd: 0 });
+    if (typeof signed !== 'string' || signed === '') return answer({ status: 400, body: { error: 'Missing signed transaction', code: -5 } });
+    if (typeof id !== 'string' || id === '') return answer({ status: 400, body: { error: 'Missing request id', code: -4 } });
+    const tx = decodeSigned(signed);
+    if (!tx) return answer({ status: 400, body: { error: 'Invalid signed transaction', code: -2 } });
     const order = this.orders.get(id);
     const previous = this.executions.get(id);
-    if (previous) {
-      if (Buffer.compare(tx.message.serialize(), order?.message ?? new Uint8Array()) !== 0) return { status: 400, body: { error: 'Invalid message bytes', code: -3 } };
-      return previous.reply;
-    }
-    if (!order) return { status: 400, body: { error: 'Order not found, it might have expired', code: -1 } };
-    if (Buffer.compare(tx.message.serialize(), order.message) !== 0) return { status: 400, body: { error: 'Invalid message bytes', code: -3 } };
-    const takerSig = tx.signatures[0];
-    if (!takerSig || takerSig.every((b) => b === 0)) {
-      return { status: 200, body: { status: 'Failed', signature: '', slot: '0', code: -1003, error: 'Transaction not fully signed' } };
-    }
-    if (!this.venue.chain.hasValidSignature(tx, order.taker)) return { status: 400, body: { error: 'Invalid signed transaction', code: -2 } };
-    const reply = this.replyFor(order, this.venue.settle(tx, order.ticket));
-    this.executions.set(id, { signature: signatureOf(tx), reply, expiresAtMs: now + ORDER_TTL_MS });
-    return reply;
+    const sameMessage = (o: StoredOrder | undefined): boolean => Buffer.compare(tx.message.serialize(), o?.message ?? new Uint8Array()) === 0;
+    if (previous) return answer(sameMessage(order) ? previous.reply : { status: 400, body: { error: 'Invalid message bytes', code: -3 } });
+    if (!order) return answer({ status: 400, body: { error: 'Order not found, it might have expired', code: -1 } });
+    if (!sameMessage(order)) return answer({ status: 400, body: { error: 'Invalid message bytes', code: -3 } });
+    const outcome = settleOrder(this.venue, order, tx);
+    // A refusal before settlement (an unsigned or badly signed transaction) may be corrected and sent again.
+    if (outcome.reply.status === 200 && (outcome.reply.body as { code?: number }).code !== -1003) this.executions.set(id, { reply: outcome.reply, expiresAtMs: now + ORDER_TTL_MS });
+    return outcome;
   }
 
-  private replyFor(order: StoredOrder, outcome: SubmitOutcome): Reply {
-    const amounts = {
-      totalInputAmount: order.inAmount.toString(),
-      totalOutputAmount: order.outAmount.toString(),
-      inputAmountResult: order.inAmount.toString(),
-      outputAmountResult: order.grossOut.toString(),
-      swapEvents: order.legs.map((l) => ({ inputMint: l.inputMint, inputAmount: l.inAmount.toString(), outputMint: l.outputMint, outputAmount: l.outAmount.toString() })),
-    };
-    switch (outcome.kind) {
-      case 'landed':
-        return { status: 200, body: { status: 'Success', signature: outcome.signature, slot: outcome.slot.toString(), code: 0, ...amounts } };
-      case 'duplicate':
-        if (outcome.status.err === null) return { status: 200, body: { status: 'Success', signature: outcome.signature, slot: outcome.status.slot.toString(), code: 0, ...amounts } };
-        return { status: 200, body: failed(outcome.signature, outcome.status.slot, outcome.status.err) };
-      case 'landed-failed':
-        return { status: 200, body: { ...failed(outcome.signature, outcome.slot, outcome.err), ...(codeOf(outcome.err) === 6001 ? amounts : {}) } };
-      case 'rejected':
-        if (outcome.err === 'BlockhashNotFound') return { status: 200, body: { status: 'Failed', signature: outcome.signature, slot: '0', code: -1005, error: 'Transaction expired' } };
-        return { status: 200, body: { status: 'Failed', signature: outcome.signature, slot: '0', code: -1000, error: `Failed to land: ${describeTxError(outcome.err)}` } };
-    }
-  }
-
-  /** What the taker would get for the same input at the market now, after the fee. */
-  private marketNet(input: SimToken, output: SimToken, amount: bigint, feeBps: number): bigint {
+  /** The route for `amount` with `feeBps` taken on the fee mint's side; undefined when there is none. */
+  private priced(input: SimToken, output: SimToken, amount: bigint, feeBps: number, c: RouteConstraints): Priced | undefined {
     try {
-      const r = this.venue.router.quoteExactIn(input.mint, output.mint, amount);
-      return r.outAmount - (r.outAmount * BigInt(feeBps)) / 10_000n;
-    } catch {
-      return 0n;
+      if (feeSide(input, output) === 'input') {
+        const fee = (amount * BigInt(feeBps)) / 10_000n;
+        if (amount - fee <= 0n) return undefined;
+        const route = this.venue.router.quoteExactIn(input.mint, output.mint, amount - fee, c);
+        return { route, feeBps, fee, outAmount: route.outAmount };
+      }
+      const route = this.venue.router.quoteExactIn(input.mint, output.mint, amount, c);
+      const fee = (route.outAmount * BigInt(feeBps)) / 10_000n;
+      return route.outAmount - fee > 0n ? { route, feeBps, fee, outAmount: route.outAmount - fee } : undefined;
+    } catch (err) {
+      if (err instanceof NoRouteError) return undefined;
+      throw err;
     }
+  }
+
+  /** The order body of jupiter-api.md §1.2, without `transaction`. */
+  private body(q: OrderQuery, p: Priced, o: { input: SimToken; output: SimToken; feeToken: SimToken; slippageBps: number; priorityLamports: bigint; id: string; inUsd: number; manual: boolean; feePayer: string | null; gasless: boolean; rent?: bigint }): Record<string, unknown> {
+    const outUsd = this.usdOf(o.output, p.outAmount);
+    return {
+      mode: o.manual ? 'manual' : 'ultra',
+      inputMint: o.input.mint,
+      outputMint: o.output.mint,
+      inAmount: q.amount.toString(),
+      outAmount: p.outAmount.toString(),
+      otherAmountThreshold: ((p.outAmount * BigInt(10_000 - o.slippageBps)) / 10_000n).toString(),
+      swapMode: 'ExactIn',
+      slippageBps: o.slippageBps,
+      priceImpactPct: ratioString(-p.route.impact),
+      priceImpact: -p.route.impact * 100,
+      inUsdValue: o.inUsd,
+      outUsdValue: outUsd,
+      swapUsdValue: o.inUsd,
+      routePlan: p.route.legs.map((l) => ({
+        swapInfo: { ammKey: l.ammKey, label: l.label, inputMint: l.inputMint, outputMint: l.outputMint, inAmount: l.inAmount.toString(), outAmount: l.outAmount.toString() },
+        percent: l.percent,
+        bps: l.bps,
+        usdValue: (o.inUsd * l.bps) / 10_000,
+      })),
+      ...(q.referralAccount ? { referralAccount: q.referralAccount } : {}),
+      feeMint: o.feeToken.mint,
+      feeBps: p.feeBps,
+      platformFee: { amount: p.fee.toString(), feeBps: p.feeBps },
+      signatureFeeLamports: 5000,
+      signatureFeePayer: o.feePayer,
+      prioritizationFeeLamports: Number(o.priorityLamports),
+      prioritizationFeePayer: o.feePayer,
+      rentFeeLamports: Number(o.rent ?? 0n),
+      rentFeePayer: o.feePayer,
+      swapType: 'aggregator',
+      router: 'metis',
+      gasless: o.gasless,
+      requestId: o.id,
+      totalTime: 40 + Math.round(Math.random() * 60),
+      taker: q.taker ?? null,
+    };
+  }
+
+  private ledgerFee(p: Priced, feeToken: SimToken, referral: ReferralFee | undefined, feePayer: PublicKey, gasless: boolean): LedgerFee {
+    const split = referral ? splitIntegratorFee(p.fee) : { integrator: 0n, operator: p.fee };
+    return {
+      mint: feeToken.mint,
+      bps: p.feeBps,
+      amount: p.fee,
+      referralAccount: referral?.referralAccount.toBase58() ?? null,
+      referralAmount: split.integrator,
+      operatorAmount: split.operator,
+      feePayer: feePayer.toBase58(),
+      gasless,
+    };
+  }
+
+  private usdOf(token: SimToken, amount: bigint): number {
+    return (Number(amount) / 10 ** token.decimals) * (this.venue.prices.usd(token.mint) ?? 0);
   }
 
   private prune(now: number): void {
@@ -245,21 +279,6 @@ export class UltraDesk {
   }
 }
 
-function signatureOf(tx: VersionedTransaction): string {
-  return Buffer.from(tx.signatures[0] ?? []).toString('base64');
-}
-
-function codeOf(err: TxErrorJson): number | undefined {
-  if (typeof err === 'string') return undefined;
-  const ie = err.InstructionError;
-  if (Array.isArray(ie) && ie[1] && typeof ie[1] === 'object' && 'Custom' in ie[1]) return (ie[1] as { Custom: number }).Custom;
-  return undefined;
-}
-
-function failed(signature: string, slot: bigint, err: TxErrorJson): Record<string, unknown> {
-  const custom = codeOf(err);
-  if (custom === 6001) return { status: 'Failed', signature, slot: slot.toString(), code: 6001, error: 'Slippage tolerance exceeded' };
-  // SPL Token's InsufficientFunds (custom 1) during the swap is reported as the Jupiter program's 6024.
-  if (custom === 1) return { status: 'Failed', signature, slot: slot.toString(), code: 6024, error: 'Insufficient funds' };
-  return { status: 'Failed', signature, slot: slot.toString(), code: -1000, error: describeTxError(err) };
+function noQuotes(): Reply {
+  return { status: 400, body: { error: 'Failed to get quotes' } };
 }

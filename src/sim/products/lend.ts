@@ -142,6 +142,10 @@ export class LendDesk implements ProductKeeper {
    * the `lending` account. Returns whether anything was paid.
    */
   private accrue(market: LendMarket, now: number): boolean {
+    // One payment a slot at most: a second one in the same slot could be the very same transaction (same blockhash,
+    // same amount), which the chain would drop as a duplicate.
+    const slot = this.venue.clock.slot();
+    if (slot === market.lastUpdateSlot) return false;
     const interest = market.pendingInterest(now);
     if (interest === 0n) {
       // Nothing accrues on an empty vault; a vault whose interest still rounds to 0 keeps accruing from its last update.
@@ -160,6 +164,7 @@ export class LendDesk implements ProductKeeper {
     tx.sign([treasury]);
     settledSignature(this.venue.chain.submit(tx), `lend interest for ${market.symbol}`);
     market.lastUpdateMs = now;
+    market.lastUpdateSlot = slot;
     const supply = market.supply();
     if (supply > 0n) market.exchangePrice = (market.vaultBalance() * EXCHANGE_PRICE_PRECISION) / supply;
     this.writeLending(market, now);

@@ -54,6 +54,8 @@ export class LendMarket {
   rewardsRateBps: number;
   /** When interest was last paid into the vault, sim ms. */
   lastUpdateMs: number;
+  /** The slot of the last interest payment. */
+  lastUpdateSlot = -1n;
   /** The exchange price as of the last update (1e12 precision), what the `lending` account stores. */
   exchangePrice = 1_000_000_000_000n;
   /** Per wallet: deposited and withdrawn, base units of the asset. */

@@ -10,6 +10,8 @@ import type { MarketSnapshot, PredictionSnapshot, SnapshotStore, WalletSnapshot 
 
 const TOKEN_PROGRAM = new PublicKey('TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA');
 const TOKEN_2022_PROGRAM = new PublicKey('TokenzQdBNbLqP5VEhdkAS6EPFLC1PHnBqCXEpPxuEb');
+/** Pages of open trigger orders read at most (10 orders a page). */
+const MAX_ORDER_PAGES = 20;
 /** Token facts and shield warnings change rarely; they are refreshed this often (ms). */
 const TOKEN_FACTS_TTL_MS = 10 * 60_000;
 
@@ -83,8 +85,14 @@ export class Feeds {
     }
     const [trigger, recurring, lend, prediction] = await Promise.all([
       part('trigger', previous?.trigger ?? [], async () => {
-        const page = await jup.trigger.getOrders({ user: address, orderStatus: 'active' });
-        return page.orders.map((o) => ({ order: o.orderKey, inputMint: o.inputMint, outputMint: o.outputMint, makingAmount: o.rawMakingAmount, takingAmount: o.rawTakingAmount, remainingMakingAmount: o.rawRemainingMakingAmount }));
+        // 10 orders a page: every page, or a strategy would not see its eleventh order and place it again.
+        const orders = [];
+        for (let page = 1; page <= MAX_ORDER_PAGES; page += 1) {
+          const r = await jup.trigger.getOrders({ user: address, orderStatus: 'active', page });
+          orders.push(...r.orders);
+          if (!r.hasMore) break;
+        }
+        return orders.map((o) => ({ order: o.orderKey, inputMint: o.inputMint, outputMint: o.outputMint, makingAmount: o.rawMakingAmount, takingAmount: o.rawTakingAmount, remainingMakingAmount: o.rawRemainingMakingAmount }));
       }),
       part('recurring', previous?.recurring ?? [], async () => {
         const page = await jup.recurring.getOrders({ user: address, orderStatus: 'active', recurringType: 'time' });

@@ -15,6 +15,7 @@ import { tokenRoutes } from './http/tokenRoutes.js';
 import { ultraDataRoutes } from './http/ultraDataRoutes.js';
 import { sendRoutes } from './http/sendRoutes.js';
 import { recurringRoutes } from './http/recurringRoutes.js';
+import { triggerRoutes } from './http/triggerRoutes.js';
 import { lendRoutes } from './http/lendRoutes.js';
 
 /** How often (real ms) the venue's product keepers look for what is due. */
@@ -70,6 +71,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
       ['/price/v3', priceRoutes(ctx)],
       ['/send/v1', sendRoutes(ctx)],
       ['/recurring/v1', recurringRoutes(ctx)],
+      ['/trigger/v1', triggerRoutes(ctx)],
       ['/lend/v1', lendRoutes(ctx)],
     ],
     rpc: rpcRoutes(ctx),

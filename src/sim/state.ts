@@ -5,6 +5,7 @@ import { EscrowBook } from './products/escrow.js';
 import { SendDesk } from './products/send.js';
 import { RecurringDesk } from './products/recurring.js';
 import { RecurringKeeper } from './products/recurringKeeper.js';
+import { TriggerDesk } from './products/trigger.js';
 import { LendDesk } from './products/lend.js';
 
 /**
@@ -21,6 +22,8 @@ export interface SimState {
   send: SendDesk;
   /** Recurring (DCA) orders; their keeper fills a slice each interval. */
   recurring: RecurringDesk;
+  /** Trigger (limit) orders; the desk registers their keeper (fills as prices cross, expiries). */
+  trigger: TriggerDesk;
   /** Lend Earn markets (jlTokens, vaults); its keeper pays interest into the vaults as time passes. */
   lend: LendDesk;
 }
@@ -31,7 +34,7 @@ export function createSimState(options: VenueOptions): SimState {
   const escrows = new EscrowBook(venue);
   const recurring = new RecurringDesk(venue, escrows);
   venue.registerKeeper(new RecurringKeeper(venue, escrows, recurring.book));
-  return { venue, ultra: new UltraDesk(venue), swap: new SwapDesk(venue), escrows, send: new SendDesk(venue, escrows), recurring, lend: lendDesk(venue, escrows) };
+  return { venue, ultra: new UltraDesk(venue), swap: new SwapDesk(venue), escrows, send: new SendDesk(venue, escrows), recurring, trigger: new TriggerDesk(venue, escrows), lend: lendDesk(venue, escrows) };
 }
 
 /** The Earn desk, registered as a keeper of the venue (interest paid into the vaults as the clock moves). */

@@ -122,6 +122,14 @@ describe('the Trigger V1 client', () => {
       expect(server.requestsTo('/trigger/v1/execute', 'POST')[0]!.body).toEqual({ requestId: REQUEST_ID, signedTransaction: TX });
     });
 
+    it('accepts the documented success body without a code (jupiter-api.md §13 item 10)', async () => {
+      server.on('POST', '/trigger/v1/execute', { body: { status: 'Success', signature: SIG } });
+      expect(await executeTriggerOrder(t(), { requestId: REQUEST_ID, signedTransaction: TX })).toEqual({ status: 'Success', signature: SIG });
+      server.on('POST', '/trigger/v1/execute', { body: { status: 'Failed', signature: SIG } });
+      const err = await executeTriggerOrder(t(), { requestId: REQUEST_ID, signedTransaction: TX }).catch((e: unknown) => e);
+      expect((err as ExecuteError).executeCode).toBe(-1001);
+    });
+
     it('maps a failure body to ExecuteError carrying the signature, and never retries it', async () => {
       server.on('POST', '/trigger/v1/execute', {
         status: 500,

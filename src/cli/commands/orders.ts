@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import { formatUnits } from '../../lib/amounts.js';
+import { NotFoundError } from '../../jupiter/errors.js';
 import type { JupiterClient } from '../../jupiter/client.js';
 import type { TriggerOrder } from '../../jupiter/trigger/index.js';
 import type { RecurringOrder } from '../../jupiter/recurring/index.js';
@@ -28,7 +29,8 @@ export function registerOrderCommands(program: Command, ctx: CliContext): void {
       .description("a wallet's open orders across products (trigger, recurring, prediction)")
       .argument('<wallet>', 'wallet address', parseAddress),
   ).action(async (wallet: string, opts: JsonFlag) => {
-    const { orders, truncated } = await fetchOpenOrders((await ctx.client()), wallet);
+    const { orders, truncated, unserved } = await fetchOpenOrders((await ctx.client()), wallet);
+    for (const product of unserved) ctx.io.err(`note: this venue does not serve ${product} orders (HTTP 404); none listed\n`);
     if (opts.json) {
       ctx.io.json(orders);
       return;
@@ -39,8 +41,11 @@ export function registerOrderCommands(program: Command, ctx: CliContext): void {
   });
 }
 
-/** Fetches the open orders of every product in parallel, following trigger and recurring pages up to MAX_PAGES. */
-export async function fetchOpenOrders(client: JupiterClient, wallet: string): Promise<{ orders: OpenOrders; truncated: string[] }> {
+/**
+ * Fetches the open orders of every product in parallel, following trigger and recurring pages up to MAX_PAGES.
+ * `unserved`: products whose endpoint the venue does not have (404), listed as none.
+ */
+export async function fetchOpenOrders(client: JupiterClient, wallet: string): Promise<{ orders: OpenOrders; truncated: string[]; unserved: string[] }> {
   const truncated: string[] = [];
   const allPages = async <T>(product: string, fetchPage: (page: number) => Promise<{ orders: T[]; hasMore: boolean }>): Promise<T[]> => {
     const out: T[] = [];
@@ -52,13 +57,27 @@ export async function fetchOpenOrders(client: JupiterClient, wallet: string): Pr
     truncated.push(product);
     return out;
   };
+  const unserved: string[] = [];
+  // A venue without a product (the simulator before that product exists) answers its path with 404: list the
+  // other products and say which could not be read. Any other failure still fails the command.
+  const orNone = <T>(product: string, read: Promise<T[]>): Promise<T[]> =>
+    read.catch((err: unknown) => {
+      if (!(err instanceof NotFoundError)) throw err;
+      unserved.push(product);
+      return [];
+    });
   const [trigger, recurring, prediction] = await Promise.all([
-    allPages('trigger', (page) => client.trigger.getOrders({ user: wallet, orderStatus: 'active', page })),
-    allPages('recurring', (page) => client.recurring.getOrders({ user: wallet, orderStatus: 'active', recurringType: 'all', page })),
-    client.prediction.getPredictionOrders({ ownerPubkey: wallet }),
+    orNone('trigger', allPages('trigger', (page) => client.trigger.getOrders({ user: wallet, orderStatus: 'active', page }))),
+    orNone('recurring', allPages('recurring', (page) => client.recurring.getOrders({ user: wallet, orderStatus: 'active', recurringType: 'all', page }))),
+    orNone(
+      'prediction',
+      client.prediction.getPredictionOrders({ ownerPubkey: wallet }).then((r) => {
+        if (r.pagination.hasNext) truncated.push('prediction');
+        return r.data;
+      }),
+    ),
   ]);
-  if (prediction.pagination.hasNext) truncated.push('prediction');
-  return { orders: { trigger, recurring, prediction: prediction.data }, truncated };
+  return { orders: { trigger, recurring, prediction }, truncated, unserved };
 }
 
 type Row = [product: string, id: string, market: string, order: string, status: string, created: string];

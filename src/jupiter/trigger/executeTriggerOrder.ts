@@ -19,7 +19,11 @@ export const executeTriggerOrderResponseSchema = z.object({
   status: z.enum(['Success', 'Failed']),
   /** Base58 transaction signature; required on Success (checked after parsing). */
   signature: z.string().optional(),
-  code: z.number().int(),
+  /**
+   * 0 on success when present. The official success examples (operation and schema level) are `{signature,
+   * status}` with no `code` (jupiter-api.md §13 item 10), so a missing code is a success code.
+   */
+  code: z.number().int().optional(),
   error: z.string().optional(),
   cause: z.string().optional(),
 });
@@ -49,9 +53,9 @@ export async function executeTriggerOrder(client: JupiterTransport, params: Exec
     signal: options.signal,
   });
   const signature = result.signature || undefined;
-  if (result.status === 'Failed' || result.code !== 0) {
-    // A `Failed` status with code 0 contradicts itself; report it as the documented "unknown error".
-    const code = result.code === 0 ? -1001 : result.code;
+  if (result.status === 'Failed' || (result.code ?? 0) !== 0) {
+    // A `Failed` status with code 0 (or none) contradicts itself; report it as the documented "unknown error".
+    const code = result.code === undefined || result.code === 0 ? -1001 : result.code;
     throw new ExecuteError(ENDPOINT, code, joinText(result.error, result.cause), signature);
   }
   if (signature === undefined) throw new SchemaError(ENDPOINT, [{ path: 'signature', message: 'missing on a Success status' }]);

@@ -1,0 +1,231 @@
+import { createHash } from 'node:crypto';
+import { PublicKey, SystemProgram, TransactionInstruction, type AccountMeta } from '@solana/web3.js';
+import { ASSOCIATED_TOKEN_PROGRAM_ID } from '@solana/spl-token';
+import { PROGRAM_IDS } from '../../lib/programIds.js';
+
+/*
+ * The Jupiter Limit Order v2 program (j1o2qRp…), behind the Trigger API, as the simulator lays it out. Nothing of
+ * it is hand-designed: the layouts are the program's Anchor IDL as decoded by sevenlabs-hq/carbon
+ * (decoders/jupiter-limit-order-2-decoder: types/initialize_order_params.rs, accounts/order.rs,
+ * instructions/{initialize_order,cancel_order,fill_order}.rs), and the seeds were checked against the real
+ * createOrder transaction in Jupiter's own spec (DOCS openapi-spec/trigger/v1/trigger.yaml, the 200 example of
+ * /createOrder): its order account CX2iPk… is the PDA of ["order", maker, unique_id as u64 LE], its reserve
+ * GvHzyN… is the order's associated token account of the input mint, its fee account 27ZASR… is the PDA of
+ * ["fee"] and its event authority ArsDfE… the PDA of ["__event_authority"]. That transaction's instruction data
+ * is 34 bytes (no slippage field: an older IDL); the current IDL appends `slippage_bps: Option<u16>`, which is
+ * what the simulator sends. The order account is 372 bytes on mainnet (the dataSize filter third-party readers
+ * use); the IDL's fields fill the first 308 at most, the rest stays zero.
+ */
+
+/** The program id. */
+export const TRIGGER_PROGRAM = new PublicKey(PROGRAM_IDS.jupiterTrigger);
+/** Size of an order account on mainnet, bytes. */
+export const ORDER_ACCOUNT_SIZE = 372;
+/** The program's fee account (PDA of ["fee"]). */
+export const FEE_ACCOUNT = PublicKey.findProgramAddressSync([Buffer.from('fee')], TRIGGER_PROGRAM)[0];
+/** Anchor's event authority of the program (PDA of ["__event_authority"]): its events are self-CPIs signed by it. */
+export const EVENT_AUTHORITY = PublicKey.findProgramAddressSync([Buffer.from('__event_authority')], TRIGGER_PROGRAM)[0];
+/** Jupiter Aggregator v6: the fill instruction names it (a keeper's fill swaps through it). */
+const JUPITER_V6 = new PublicKey(PROGRAM_IDS.jupiterV6);
+
+/** Anchor's 8-byte discriminator: the first bytes of sha256(`<namespace>:<name>`). */
+function discriminator(namespace: 'global' | 'account', name: string): Buffer {
+  return createHash('sha256').update(`${namespace}:${name}`).digest().subarray(0, 8);
+}
+
+/** Discriminators of the instructions and the account the simulator writes (856e4aaf… is in the captured transaction). */
+export const DISCRIMINATORS = Object.freeze({
+  initializeOrder: discriminator('global', 'initialize_order'),
+  cancelOrder: discriminator('global', 'cancel_order'),
+  fillOrder: discriminator('global', 'fill_order'),
+  order: discriminator('account', 'Order'),
+});
+
+/** The order account of a maker's order (PDA of ["order", maker, unique_id u64 LE]) and its bump. */
+export function orderAddress(maker: PublicKey, uniqueId: bigint): { address: PublicKey; bump: number } {
+  const [address, bump] = PublicKey.findProgramAddressSync([Buffer.from('order'), maker.toBuffer(), u64(uniqueId)], TRIGGER_PROGRAM);
+  return { address, bump };
+}
+
+/** The `Order` account as the program stores it (amounts in base units, times in unix seconds). */
+export interface OrderAccount {
+  maker: PublicKey;
+  inputMint: PublicKey;
+  outputMint: PublicKey;
+  inputTokenProgram: PublicKey;
+  outputTokenProgram: PublicKey;
+  /** The escrow: the order's associated token account of the input mint. */
+  inputMintReserve: PublicKey;
+  uniqueId: bigint;
+  oriMakingAmount: bigint;
+  oriTakingAmount: bigint;
+  /** What is still for sale. */
+  makingAmount: bigint;
+  /** What the rest must fetch. */
+  takingAmount: bigint;
+  borrowMakingAmount: bigint;
+  expiredAt: bigint | null;
+  feeBps: number;
+  feeAccount: PublicKey;
+  createdAt: bigint;
+  updatedAt: bigint;
+  bump: number;
+}
+
+/** The account's bytes: discriminator, then the IDL's fields in Borsh, zero-padded to the mainnet size. */
+export function encodeOrderAccount(o: OrderAccount): Buffer {
+  const parts = [
+    DISCRIMINATORS.order,
+    ...[o.maker, o.inputMint, o.outputMint, o.inputTokenProgram, o.outputTokenProgram, o.inputMintReserve].map((k) => k.toBuffer()),
+    ...[o.uniqueId, o.oriMakingAmount, o.oriTakingAmount, o.makingAmount, o.takingAmount, o.borrowMakingAmount].map(u64),
+    optionI64(o.expiredAt),
+    u16(o.feeBps),
+    o.feeAccount.toBuffer(),
+    i64(o.createdAt),
+    i64(o.updatedAt),
+    Buffer.from([o.bump]),
+  ];
+  const data = Buffer.alloc(ORDER_ACCOUNT_SIZE);
+  Buffer.concat(parts).copy(data);
+  return data;
+}
+
+/** Reads an order account (tests and tools check what the venue wrote); undefined when it is not one. */
+export function decodeOrderAccount(data: Uint8Array): OrderAccount | undefined {
+  const b = Buffer.from(data);
+  if (b.length < 8 || !b.subarray(0, 8).equals(DISCRIMINATORS.order)) return undefined;
+  let at = 8;
+  const key = () => new PublicKey(b.subarray(at, (at += 32)));
+  const big = () => b.readBigUInt64LE((at += 8) - 8);
+  const [maker, inputMint, outputMint, inputTokenProgram, outputTokenProgram, inputMintReserve] = [key(), key(), key(), key(), key(), key()];
+  const [uniqueId, oriMakingAmount, oriTakingAmount, makingAmount, takingAmount, borrowMakingAmount] = [big(), big(), big(), big(), big(), big()];
+  const expiredAt = b[at++] === 1 ? b.readBigInt64LE((at += 8) - 8) : null;
+  const feeBps = b.readUInt16LE((at += 2) - 2);
+  const feeAccount = key();
+  const createdAt = b.readBigInt64LE((at += 8) - 8);
+  const updatedAt = b.readBigInt64LE((at += 8) - 8);
+  return { maker, inputMint, outputMint, inputTokenProgram, outputTokenProgram, inputMintReserve, uniqueId, oriMakingAmount, oriTakingAmount, makingAmount, takingAmount, borrowMakingAmount, expiredAt, feeBps, feeAccount, createdAt, updatedAt, bump: b[at]! };
+}
+
+/** `InitializeOrderParams` of the IDL. */
+export interface InitializeOrderParams {
+  uniqueId: bigint;
+  makingAmount: bigint;
+  takingAmount: bigint;
+  expiredAt: bigint | null;
+  feeBps: number | null;
+  slippageBps: number | null;
+}
+
+/** The accounts of `initialize_order`, in the IDL's order (the referral slot holds the program id when there is none). */
+export interface InitializeOrderAccounts {
+  payer: PublicKey;
+  maker: PublicKey;
+  order: PublicKey;
+  reserve: PublicKey;
+  makerInputAccount: PublicKey;
+  referral: PublicKey | null;
+  inputMint: PublicKey;
+  outputMint: PublicKey;
+  inputTokenProgram: PublicKey;
+  outputTokenProgram: PublicKey;
+}
+
+/** `initialize_order`: opens the order (the maker signs). */
+export function initializeOrderInstruction(a: InitializeOrderAccounts, p: InitializeOrderParams): TransactionInstruction {
+  const data = Buffer.concat([DISCRIMINATORS.initializeOrder, u64(p.uniqueId), u64(p.makingAmount), u64(p.takingAmount), optionI64(p.expiredAt), optionU16(p.feeBps), optionU16(p.slippageBps)]);
+  const keys: AccountMeta[] = [
+    meta(a.payer, true, true),
+    meta(a.maker, true, false),
+    meta(a.order, false, true),
+    meta(a.reserve, false, true),
+    meta(a.makerInputAccount, false, true),
+    meta(FEE_ACCOUNT, false, false),
+    meta(a.referral ?? TRIGGER_PROGRAM, false, false),
+    meta(a.inputMint, false, false),
+    meta(a.outputMint, false, false),
+    meta(a.inputTokenProgram, false, false),
+    meta(a.outputTokenProgram, false, false),
+    meta(SystemProgram.programId, false, false),
+    meta(ASSOCIATED_TOKEN_PROGRAM_ID, false, false),
+    meta(EVENT_AUTHORITY, false, false),
+    meta(TRIGGER_PROGRAM, false, false),
+  ];
+  return new TransactionInstruction({ programId: TRIGGER_PROGRAM, keys, data });
+}
+
+/** `cancel_order`: closes an order, by its maker, or by a keeper once it expired. No arguments. */
+export function cancelOrderInstruction(a: { signer: PublicKey; maker: PublicKey; order: PublicKey; reserve: PublicKey; makerInputAccount: PublicKey | null; inputMint: PublicKey; inputTokenProgram: PublicKey }): TransactionInstruction {
+  const keys: AccountMeta[] = [
+    meta(a.signer, true, true),
+    meta(a.maker, false, true),
+    meta(a.order, false, true),
+    meta(a.reserve, false, true),
+    meta(a.makerInputAccount ?? TRIGGER_PROGRAM, false, a.makerInputAccount !== null),
+    meta(a.inputMint, false, false),
+    meta(a.inputTokenProgram, false, false),
+    meta(EVENT_AUTHORITY, false, false),
+    meta(TRIGGER_PROGRAM, false, false),
+  ];
+  return new TransactionInstruction({ programId: TRIGGER_PROGRAM, keys, data: DISCRIMINATORS.cancelOrder });
+}
+
+/** `fill_order` by a keeper (the taker): `input_amount` of the order sold, with no swap data (the venue's vault takes it). */
+export function fillOrderInstruction(a: { taker: PublicKey; maker: PublicKey; order: PublicKey; takerInputAccount: PublicKey; takerOutputAccount: PublicKey; makerOutputAccount: PublicKey; reserve: PublicKey; inputMint: PublicKey; inputTokenProgram: PublicKey; outputMint: PublicKey; outputTokenProgram: PublicKey }, inputAmount: bigint): TransactionInstruction {
+  const keys: AccountMeta[] = [
+    meta(a.taker, true, true),
+    meta(a.maker, false, true),
+    meta(a.order, false, true),
+    meta(a.takerInputAccount, false, true),
+    meta(a.takerOutputAccount, false, true),
+    meta(a.makerOutputAccount, false, true),
+    meta(FEE_ACCOUNT, false, true),
+    meta(a.reserve, false, true),
+    meta(a.inputMint, false, false),
+    meta(a.inputTokenProgram, false, false),
+    meta(a.outputMint, false, false),
+    meta(a.outputTokenProgram, false, false),
+    meta(JUPITER_V6, false, false),
+    meta(SystemProgram.programId, false, false),
+    meta(EVENT_AUTHORITY, false, false),
+    meta(TRIGGER_PROGRAM, false, false),
+  ];
+  // FillOrderParams { input_amount: u64, swap_data: Vec<u8> }: an empty vector is its u32 length 0.
+  return new TransactionInstruction({ programId: TRIGGER_PROGRAM, keys, data: Buffer.concat([DISCRIMINATORS.fillOrder, u64(inputAmount), Buffer.alloc(4)]) });
+}
+
+/** Whether an instruction is `initialize_order` of the program, and if so the order account it opens. */
+export function initializedOrder(ix: TransactionInstruction): PublicKey | undefined {
+  if (!ix.programId.equals(TRIGGER_PROGRAM) || ix.data.length < 8 || !ix.data.subarray(0, 8).equals(DISCRIMINATORS.initializeOrder)) return undefined;
+  return ix.keys[2]?.pubkey;
+}
+
+function meta(pubkey: PublicKey, isSigner: boolean, isWritable: boolean): AccountMeta {
+  return { pubkey, isSigner, isWritable };
+}
+
+function u64(n: bigint): Buffer {
+  const b = Buffer.alloc(8);
+  b.writeBigUInt64LE(n);
+  return b;
+}
+
+function i64(n: bigint): Buffer {
+  const b = Buffer.alloc(8);
+  b.writeBigInt64LE(n);
+  return b;
+}
+
+function u16(n: number): Buffer {
+  const b = Buffer.alloc(2);
+  b.writeUInt16LE(n);
+  return b;
+}
+
+function optionI64(n: bigint | null): Buffer {
+  return n === null ? Buffer.from([0]) : Buffer.concat([Buffer.from([1]), i64(n)]);
+}
+
+function optionU16(n: number | null): Buffer {
+  return n === null ? Buffer.from([0]) : Buffer.concat([Buffer.from([1]), u16(n)]);
+}

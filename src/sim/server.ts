@@ -17,6 +17,7 @@ import { sendRoutes } from './http/sendRoutes.js';
 import { recurringRoutes } from './http/recurringRoutes.js';
 import { triggerRoutes } from './http/triggerRoutes.js';
 import { lendRoutes } from './http/lendRoutes.js';
+import { portfolioRoutes } from './http/portfolioRoutes.js';
 
 /** How often (real ms) the venue's product keepers look for what is due. */
 const KEEPER_INTERVAL_MS = 200;
@@ -73,6 +74,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
       ['/recurring/v1', recurringRoutes(ctx)],
       ['/trigger/v1', triggerRoutes(ctx)],
       ['/lend/v1', lendRoutes(ctx)],
+      ['/portfolio/v1', portfolioRoutes(ctx)],
     ],
     rpc: rpcRoutes(ctx),
   });

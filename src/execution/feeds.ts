@@ -10,7 +10,7 @@ import type { MarketSnapshot, PredictionSnapshot, SnapshotStore, WalletSnapshot 
 
 const TOKEN_PROGRAM = new PublicKey('TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA');
 const TOKEN_2022_PROGRAM = new PublicKey('TokenzQdBNbLqP5VEhdkAS6EPFLC1PHnBqCXEpPxuEb');
-/** Pages of open trigger orders read at most (10 orders a page). */
+/** Pages of open trigger or recurring orders read at most (10 orders a page). */
 const MAX_ORDER_PAGES = 20;
 /** Token facts and shield warnings change rarely; they are refreshed this often (ms). */
 const TOKEN_FACTS_TTL_MS = 10 * 60_000;
@@ -95,8 +95,14 @@ export class Feeds {
         return orders.map((o) => ({ order: o.orderKey, inputMint: o.inputMint, outputMint: o.outputMint, makingAmount: o.rawMakingAmount, takingAmount: o.rawTakingAmount, remainingMakingAmount: o.rawRemainingMakingAmount }));
       }),
       part('recurring', previous?.recurring ?? [], async () => {
-        const page = await jup.recurring.getOrders({ user: address, orderStatus: 'active', recurringType: 'time' });
-        return page.orders.flatMap((o) => (o.recurringType === 'time' ? [{ order: o.orderKey, inputMint: o.inputMint, outputMint: o.outputMint, inDeposited: o.rawInDeposited, inUsed: o.rawInUsed, outReceived: o.rawOutReceived }] : []));
+        // Paged 10 at a time like trigger orders: every page, so no open order goes unseen.
+        const orders = [];
+        for (let page = 1; page <= MAX_ORDER_PAGES; page += 1) {
+          const r = await jup.recurring.getOrders({ user: address, orderStatus: 'active', recurringType: 'time', page });
+          orders.push(...r.orders);
+          if (!r.hasMore) break;
+        }
+        return orders.flatMap((o) => (o.recurringType === 'time' ? [{ order: o.orderKey, inputMint: o.inputMint, outputMint: o.outputMint, inDeposited: o.rawInDeposited, inUsed: o.rawInUsed, outReceived: o.rawOutReceived }] : []));
       }),
       part('lend', previous?.lend ?? [], async () => {
         const positions = await jup.lend.getLendPositions({ users: [address] });

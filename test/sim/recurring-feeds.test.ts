@@ -1,0 +1,44 @@
+import { randomUUID } from 'node:crypto';
+import { Redis } from 'ioredis';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Feeds } from '../../src/execution/feeds.js';
+import { silentLogger } from '../../src/lib/logger.js';
+import type { RunningSimulator } from '../../src/sim/server.js';
+import { SolanaRpc } from '../../src/solana/rpc.js';
+import { SnapshotStore } from '../../src/store/snapshots.js';
+import { fundedWallet, SOL, startTestSim, USDC } from '../helpers/sim.js';
+import { eventually, openRecurringOrder, recurringClient, timeOrders } from './recurringKit.js';
+
+const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+
+// The wallet feed reads a wallet's open recurring orders from the venue, which pages them 10 at a time: a strategy
+// must see its eleventh order, or it would place it again.
+describe('the wallet feed and recurring orders', { timeout: 60_000 }, () => {
+  let sim: RunningSimulator;
+  let redis: Redis;
+  const prefix = `feeds-recurring-${randomUUID().slice(0, 8)}`;
+  beforeAll(async () => {
+    sim = await startTestSim();
+    redis = new Redis(REDIS_URL, { maxRetriesPerRequest: 3 });
+  });
+  afterAll(async () => {
+    const keys = await redis.keys(`${prefix}:*`);
+    if (keys.length > 0) await redis.del(...keys);
+    redis.disconnect();
+    await sim.close();
+  });
+
+  it('sees every open order, past the first page, with what each has used', async () => {
+    const jup = recurringClient(sim);
+    const user = await fundedWallet(sim, 500_000_000n, [[USDC, 12n * 110_000_000n]]);
+    const placed: string[] = [];
+    for (let i = 0; i < 12; i += 1) placed.push((await openRecurringOrder(sim, jup, user, { inputMint: USDC, outputMint: SOL, inAmount: 110_000_000n, numberOfOrders: 2, interval: 86_400 })).order);
+    // Each order's first slice fills at once; the feed reads them after.
+    await eventually('every first slice', async () => ((await timeOrders(jup, user, 'active')).every((o) => o.trades.length === 1) ? true : undefined));
+    const feeds = new Feeds({ jup, rpc: new SolanaRpc(`${sim.url}/rpc`), snapshots: new SnapshotStore(redis, prefix), logger: silentLogger });
+    const snapshot = await feeds.refreshWallet(user.publicKey.toBase58());
+    expect(snapshot.errors.recurring).toBeUndefined();
+    expect(snapshot.recurring.map((o) => o.order).sort()).toEqual([...placed].sort());
+    expect(snapshot.recurring.every((o) => o.inDeposited === 110_000_000n && o.inUsed === 55_000_000n && o.outReceived > 0n)).toBe(true);
+  });
+});

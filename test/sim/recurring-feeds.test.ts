@@ -7,7 +7,7 @@ import type { RunningSimulator } from '../../src/sim/server.js';
 import { SolanaRpc } from '../../src/solana/rpc.js';
 import { SnapshotStore } from '../../src/store/snapshots.js';
 import { fundedWallet, SOL, startTestSim, USDC } from '../helpers/sim.js';
-import { eventually, openRecurringOrder, recurringClient, timeOrders } from './recurringKit.js';
+import { eventually, openRecurringOrder, recurringClient } from './recurringKit.js';
 
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 
@@ -33,10 +33,12 @@ describe('the wallet feed and recurring orders', { timeout: 60_000 }, () => {
     const user = await fundedWallet(sim, 500_000_000n, [[USDC, 12n * 110_000_000n]]);
     const placed: string[] = [];
     for (let i = 0; i < 12; i += 1) placed.push((await openRecurringOrder(sim, jup, user, { inputMint: USDC, outputMint: SOL, inAmount: 110_000_000n, numberOfOrders: 2, interval: 86_400 })).order);
-    // Each order's first slice fills at once; the feed reads them after.
-    await eventually('every first slice', async () => ((await timeOrders(jup, user, 'active')).every((o) => o.trades.length === 1) ? true : undefined));
     const feeds = new Feeds({ jup, rpc: new SolanaRpc(`${sim.url}/rpc`), snapshots: new SnapshotStore(redis, prefix), logger: silentLogger });
-    const snapshot = await feeds.refreshWallet(user.publicKey.toBase58());
+    // Each order's first slice fills at once (on the keeper's timer); the feed is read until it shows them all.
+    const snapshot = await eventually('every first slice in the feed', async () => {
+      const s = await feeds.refreshWallet(user.publicKey.toBase58());
+      return s.recurring.length === 12 && s.recurring.every((o) => o.inUsed > 0n) ? s : undefined;
+    }, 200);
     expect(snapshot.errors.recurring).toBeUndefined();
     expect(snapshot.recurring.map((o) => o.order).sort()).toEqual([...placed].sort());
     expect(snapshot.recurring.every((o) => o.inDeposited === 110_000_000n && o.inUsed === 55_000_000n && o.outReceived > 0n)).toBe(true);

@@ -45,11 +45,15 @@ export async function cancelRecurringOrder(jup: JupiterClient, user: Keypair, or
   return executed.signature;
 }
 
-/** A user's time orders, open or ended, through the client. */
+/** A user's time orders, open or ended, through the client: every page. */
 export async function timeOrders(jup: JupiterClient, user: Keypair | string, orderStatus: 'active' | 'history'): Promise<TimeRecurringOrder[]> {
   const address = typeof user === 'string' ? user : user.publicKey.toBase58();
-  const page = await jup.recurring.getOrders({ user: address, orderStatus, recurringType: 'time' });
-  return page.orders.filter((o): o is TimeRecurringOrder => o.recurringType === 'time');
+  const out: TimeRecurringOrder[] = [];
+  for (let page = 1; ; page += 1) {
+    const r = await jup.recurring.getOrders({ user: address, orderStatus, recurringType: 'time', page });
+    out.push(...r.orders.filter((o): o is TimeRecurringOrder => o.recurringType === 'time'));
+    if (!r.hasMore) return out;
+  }
 }
 
 /**

@@ -18,6 +18,7 @@ import { recurringRoutes } from './http/recurringRoutes.js';
 import { triggerRoutes } from './http/triggerRoutes.js';
 import { lendRoutes } from './http/lendRoutes.js';
 import { portfolioRoutes } from './http/portfolioRoutes.js';
+import { predictionRoutes } from './http/predictionRoutes.js';
 
 /** How often (real ms) the venue's product keepers look for what is due. */
 const KEEPER_INTERVAL_MS = 200;
@@ -75,6 +76,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
       ['/trigger/v1', triggerRoutes(ctx)],
       ['/lend/v1', lendRoutes(ctx)],
       ['/portfolio/v1', portfolioRoutes(ctx)],
+      ['/prediction/v1', predictionRoutes(ctx)],
     ],
     rpc: rpcRoutes(ctx),
   });

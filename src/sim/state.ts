@@ -7,6 +7,7 @@ import { RecurringDesk } from './products/recurring.js';
 import { RecurringKeeper } from './products/recurringKeeper.js';
 import { TriggerDesk } from './products/trigger.js';
 import { LendDesk } from './products/lend.js';
+import { PredictionDesk } from './products/prediction.js';
 
 /**
  * Everything the simulator holds that a reset throws away: the venue and each product's books. Route handlers read
@@ -26,6 +27,8 @@ export interface SimState {
   trigger: TriggerDesk;
   /** Lend Earn markets (jlTokens, vaults); its keeper pays interest into the vaults as time passes. */
   lend: LendDesk;
+  /** Prediction markets of both providers, orders, positions and claims; the desk registers their keeper. */
+  prediction: PredictionDesk;
 }
 
 /** Builds a fresh simulator state. */
@@ -34,7 +37,7 @@ export function createSimState(options: VenueOptions): SimState {
   const escrows = new EscrowBook(venue);
   const recurring = new RecurringDesk(venue, escrows);
   venue.registerKeeper(new RecurringKeeper(venue, escrows, recurring.book));
-  return { venue, ultra: new UltraDesk(venue), swap: new SwapDesk(venue), escrows, send: new SendDesk(venue, escrows), recurring, trigger: new TriggerDesk(venue, escrows), lend: lendDesk(venue, escrows) };
+  return { venue, ultra: new UltraDesk(venue), swap: new SwapDesk(venue), escrows, send: new SendDesk(venue, escrows), recurring, trigger: new TriggerDesk(venue, escrows), lend: lendDesk(venue, escrows), prediction: new PredictionDesk(venue, escrows) };
 }
 
 /** The Earn desk, registered as a keeper of the venue (interest paid into the vaults as the clock moves). */

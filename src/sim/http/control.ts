@@ -7,6 +7,7 @@ import { faultSpecSchema } from './faults.js';
 import { jsonBody, parseInput, sendJson, type SimContext } from './context.js';
 import { sendControlRoutes } from './sendRoutes.js';
 import { lendControlRoutes } from './lendRoutes.js';
+import { predictionControlRoutes } from './predictionRoutes.js';
 
 const airdropBody = z.object({ wallet: addressParam, mint: z.string().min(1), amount: amountParam });
 const priceBody = z.object({ mint: z.string().min(1), usd: z.number().positive().finite() });
@@ -79,6 +80,8 @@ export function controlRoutes(ctx: SimContext, reset: () => void): Hono<{ Bindin
   app.route('/send', sendControlRoutes(ctx));
   // Lend Earn rates (bps a year): the interest a deposit earns from now on.
   app.route('/lend', lendControlRoutes(ctx));
+  // Prediction markets: resolve one now.
+  app.route('/prediction', predictionControlRoutes(ctx));
   app.get('/escrows', (c) => sendJson(c, { escrows: ctx.state.escrows.list() }));
   app.post('/orders/fill', async (c) => {
     const parsed = parseInput(orderBody, (await jsonBody(c)) ?? {});

@@ -32,6 +32,7 @@ export const DISCRIMINATORS = Object.freeze({
     cancelOrder: hex('5f81edf00831df84'),
     closeOrder: hex('5a67d11c073fa804'),
     claimPayout: hex('7ff0843ee3c69285'),
+    claimPayout2: hex('8dcd63cb8ee757e2'),
     closePosition: hex('7b86510031446262'),
     closeLostPosition: hex('eb9dbf82e3d668b2'),
   }),
@@ -336,6 +337,12 @@ function closeInstruction(discriminator: Buffer, a: CloseOrderAccounts, byOwner:
 /** `claim_payout`: the owner claims a settled position's payout from the vault; no arguments. */
 export function claimPayoutInstruction(a: { owner: PublicKey; vault: PublicKey; position: PublicKey; marketResult: PublicKey; ownerTokenAccount: PublicKey; vaultTokenAccount: PublicKey }): TransactionInstruction {
   return ix(DISCRIMINATORS.instructions.claimPayout, [meta(a.owner, true, false), meta(a.vault, false, true), meta(a.position, false, true), meta(a.marketResult, false, false),
+    meta(a.ownerTokenAccount, false, true), meta(a.vaultTokenAccount, false, true), meta(TOKEN_PROGRAM_ID, false, false)]);
+}
+
+/** `claim_payout2`: the authority claims a settled position's payout for its owner (the 24 h auto-claim); no arguments. */
+export function claimPayout2Instruction(a: { authority: PublicKey; vault: PublicKey; position: PublicKey; marketResult: PublicKey; ownerTokenAccount: PublicKey; vaultTokenAccount: PublicKey }): TransactionInstruction {
+  return ix(DISCRIMINATORS.instructions.claimPayout2, [meta(a.authority, true, false), meta(a.vault, false, true), meta(a.position, false, true), meta(a.marketResult, false, false),
     meta(a.ownerTokenAccount, false, true), meta(a.vaultTokenAccount, false, true), meta(TOKEN_PROGRAM_ID, false, false)]);
 }
 

@@ -1,0 +1,311 @@
+import { createHash } from 'node:crypto';
+import { Rng } from '../rng.js';
+import type { SimClock } from '../clock.js';
+import type { PriceBook } from '../market/prices.js';
+import type { SimToken } from '../catalog.js';
+import { BACKFILL_MS, STORY_INTERVAL_MS, storyAt, strikeProbability, type Question, type Story } from './predictionStories.js';
+
+/** The two outside liquidity providers the prediction API aggregates (`provider` query; polymarket is the default). */
+export const PROVIDERS = ['polymarket', 'kalshi'] as const;
+/** A liquidity provider. */
+export type ProviderId = (typeof PROVIDERS)[number];
+
+/** Simulated ms between two steps of the price walks; the order book's depth renews each step. */
+export const PRICE_STEP_MS = 5_000;
+/** Half the quoted spread, in cents: each side is quoted at least a cent away from the provider's mid. */
+const HALF_SPREAD = 0.01;
+/** Daily standard deviation of a question's latent log-odds. */
+const LATENT_DAILY_VOL = 0.6;
+/** Stationary standard deviation of a provider's own deviation from the latent log-odds, and its mean-reversion time. */
+const PROVIDER_SD = 0.1;
+const PROVIDER_REVERSION_MS = 10 * 60_000;
+/** Levels of the order book on each side. */
+const BOOK_LEVELS = 5;
+/** Micro-USD per cent. */
+const CENT = 10_000n;
+
+/** A question's probability, shared by both providers' markets of it. */
+interface Latent {
+  rng: Rng;
+  step: number;
+  logOdds: number;
+  result: 'yes' | 'no' | null;
+  resolvedAtMs: number | null;
+}
+
+/** One provider's listing of a question. Prices are the provider's own walk around the shared latent. */
+export interface SimMarket {
+  marketId: string;
+  eventId: string;
+  provider: ProviderId;
+  story: Story;
+  question: Question;
+  status: 'open' | 'closed';
+  /** Trading volume from the venue's own fills, micro-USD. */
+  tradedMicroUsd: bigint;
+  latent: Latent;
+  deviation: { rng: Rng; step: number; d: number };
+  /** Contracts (micro) taken from each book level during the current step, by `side:action:cents`. */
+  consumed: { step: number; taken: Map<string, bigint> };
+}
+
+/** One provider's listing of a story. */
+export interface SimEvent {
+  eventId: string;
+  provider: ProviderId;
+  story: Story;
+  markets: SimMarket[];
+}
+
+/** Quotes of a market, micro-USD per contract; null when the side is not quoted (closed, or at the edge). */
+export interface Quote {
+  buyYes: bigint | null;
+  sellYes: bigint | null;
+  buyNo: bigint | null;
+  sellNo: bigint | null;
+}
+
+/** One level of the book a taker meets: price in micro-USD per contract, contracts in micro-contracts. */
+export interface Level {
+  price: bigint;
+  contracts: bigint;
+}
+
+/**
+ * The prediction markets of the venue: stories open on a fixed schedule (about four an hour, every category coming
+ * round), each listed by both providers under their own ids with the same questions. A question's probability is a
+ * seeded walk (crypto questions follow the venue's own token prices to their strike); each provider quotes its own
+ * walk around it, so the same question is sometimes priced apart on the two. Markets close at their close time and
+ * resolve at once; `resolve` settles one early. The same seed gives the same stories and prices.
+ */
+export class MarketBook {
+  private readonly events = new Map<string, SimEvent>();
+  private readonly markets = new Map<string, SimMarket>();
+  /** Markets still open, checked for their close on every advance. */
+  private readonly open = new Set<SimMarket>();
+  private readonly epochMs: number;
+  private readonly originStep: number;
+  private nextIndex = 0;
+
+  constructor(
+    private readonly seed: number,
+    private readonly clock: SimClock,
+    private readonly prices: PriceBook,
+    private readonly tokens: (symbol: string) => SimToken | undefined,
+  ) {
+    const now = clock.now();
+    this.epochMs = Math.floor(now / STORY_INTERVAL_MS) * STORY_INTERVAL_MS - BACKFILL_MS;
+    this.originStep = this.stepAt(now);
+  }
+
+  /** Opens the stories due by now and closes (and resolves) the markets past their close; returns those resolved. */
+  advance(): SimMarket[] {
+    const now = this.clock.now();
+    while (this.epochMs + this.nextIndex * STORY_INTERVAL_MS <= now) this.list(this.nextIndex++, now);
+    const resolved: SimMarket[] = [];
+    for (const m of this.open) {
+      if (m.status === 'open' && m.story.closeMs <= now) resolved.push(...this.settle(m, this.naturalResult(m)));
+    }
+    return resolved;
+  }
+
+  /** Resolves a market (and its twin on the other provider) now; returns the markets resolved. */
+  resolve(marketId: string, result: 'yes' | 'no'): SimMarket[] {
+    const m = this.markets.get(marketId);
+    if (!m) return [];
+    return m.status === 'open' ? this.settle(m, result) : [];
+  }
+
+  market(marketId: string): SimMarket | undefined {
+    return this.markets.get(marketId);
+  }
+
+  event(eventId: string): SimEvent | undefined {
+    return this.events.get(eventId);
+  }
+
+  /** Every event of a provider, in schedule order. */
+  eventsOf(provider: ProviderId): SimEvent[] {
+    return [...this.events.values()].filter((e) => e.provider === provider);
+  }
+
+  /** Whether a market takes orders now. */
+  tradable(m: SimMarket): boolean {
+    return m.status === 'open' && m.story.closeMs > this.clock.now();
+  }
+
+  /** A market's quotes now. */
+  quote(m: SimMarket): Quote {
+    if (!this.tradable(m)) return { buyYes: null, sellYes: null, buyNo: null, sellNo: null };
+    const mid = this.mid(m);
+    const askYes = Math.ceil((mid + HALF_SPREAD) * 100 - 1e-9);
+    const bidYes = Math.floor((mid - HALF_SPREAD) * 100 + 1e-9);
+    const cents = (c: number) => (c >= 1 && c <= 99 ? BigInt(c) * CENT : null);
+    return { buyYes: cents(askYes), sellYes: cents(bidYes), buyNo: cents(100 - bidYes), sellNo: cents(100 - askYes) };
+  }
+
+  /**
+   * The levels a taker meets, best first: a buy of YES takes the NO bids (at 1 - their price), a sell of YES hits the
+   * YES bids; likewise for NO. Depth renews every price step; what fills took this step is gone.
+   */
+  levels(m: SimMarket, isYes: boolean, isBuy: boolean): Level[] {
+    const q = this.quote(m);
+    const top = isBuy ? (isYes ? q.buyYes : q.buyNo) : isYes ? q.sellYes : q.sellNo;
+    if (top === null) return [];
+    const step = this.stepAt(this.clock.now());
+    const out: Level[] = [];
+    for (let i = 0; i < BOOK_LEVELS; i += 1) {
+      const price = isBuy ? top + BigInt(i) * CENT : top - BigInt(i) * CENT;
+      if (price < CENT || price > 99n * CENT) break;
+      const size = this.depth(m, step, isYes, isBuy, i) - this.taken(m, step, `${isYes}:${isBuy}:${price}`);
+      if (size > 0n) out.push({ price, contracts: size });
+    }
+    return out;
+  }
+
+  /** Records contracts taken at a level this step (a fill), and the traded volume. */
+  take(m: SimMarket, isYes: boolean, isBuy: boolean, level: Level, contracts: bigint): void {
+    const step = this.stepAt(this.clock.now());
+    const key = `${isYes}:${isBuy}:${level.price}`;
+    m.consumed.taken.set(key, this.taken(m, step, key) + contracts);
+    m.tradedMicroUsd += (contracts * level.price) / 1_000_000n;
+  }
+
+  /** Total volume of a market, micro-USD: the provider's own flow since it opened plus the venue's fills. */
+  volume(m: SimMarket, windowMs = Infinity): bigint {
+    const now = this.clock.now();
+    const hours = Math.max(0, Math.min(windowMs, Math.min(now, m.story.closeMs) - m.story.openMs)) / 3_600_000;
+    return BigInt(Math.floor(hours * m.story.activity * 2_500 * 1e6)) + m.tradedMicroUsd;
+  }
+
+  private list(index: number, now: number): void {
+    // A crypto story's strikes are set around the price when it opened (minute resolution: the same at any replay).
+    const openedAgo = Math.max(0, now - (this.epochMs + index * STORY_INTERVAL_MS));
+    const usd = (symbol: string) => {
+      const token = this.tokens(symbol);
+      return token ? this.prices.usdAgo(token.mint, openedAgo) : undefined;
+    };
+    const story = storyAt(this.seed, this.epochMs, index, usd);
+    if (story.closeMs <= now && index * STORY_INTERVAL_MS < BACKFILL_MS) return; // closed before the venue started
+    // The walks start when the story opens, or at the venue's start for stories opened before it.
+    const first = Math.max(this.originStep, this.stepAt(story.openMs));
+    const latents = story.questions.map((q, i): Latent => ({ rng: new Rng(this.seed, `prediction:latent:${index}:${i}`), step: first, logOdds: logit(q.p0), result: null, resolvedAtMs: null }));
+    for (const provider of PROVIDERS) {
+      const eventId = eventIdOf(provider, story);
+      const event: SimEvent = { eventId, provider, story, markets: [] };
+      story.questions.forEach((question, i) => {
+        const marketId = marketIdOf(provider, story, i);
+        const rng = new Rng(this.seed, `prediction:deviation:${marketId}`);
+        const m: SimMarket = {
+          marketId,
+          eventId,
+          provider,
+          story,
+          question,
+          status: 'open',
+          tradedMicroUsd: 0n,
+          latent: latents[i]!,
+          deviation: { rng, step: first, d: rng.normal() * PROVIDER_SD },
+          consumed: { step: first, taken: new Map() },
+        };
+        event.markets.push(m);
+        this.markets.set(marketId, m);
+        this.open.add(m);
+      });
+      this.events.set(eventId, event);
+    }
+  }
+
+  /** Closes a question's markets on both providers with its result. */
+  private settle(m: SimMarket, result: 'yes' | 'no'): SimMarket[] {
+    m.latent.result = result;
+    m.latent.resolvedAtMs = this.clock.now();
+    const twins = [...this.open].filter((x) => x.latent === m.latent);
+    for (const x of twins) {
+      x.status = 'closed';
+      this.open.delete(x);
+    }
+    return twins;
+  }
+
+  /** A question's result at its close: a crypto strike against the venue's price, otherwise a draw at its probability. */
+  private naturalResult(m: SimMarket): 'yes' | 'no' {
+    if (m.latent.result) return m.latent.result;
+    const strike = m.question.strike;
+    if (strike) {
+      const token = this.tokens(strike.symbol);
+      const atClose = token ? this.prices.usdAgo(token.mint, Math.max(0, this.clock.now() - m.story.closeMs)) : undefined;
+      return (atClose ?? 0) > strike.usd ? 'yes' : 'no';
+    }
+    const draw = new Rng(this.seed, `prediction:result:${m.story.index}:${m.question.title}`).next();
+    return draw < this.probability(m) ? 'yes' : 'no';
+  }
+
+  /** The question's probability now (before the provider's own deviation). */
+  private probability(m: SimMarket): number {
+    const strike = m.question.strike;
+    if (strike) {
+      const token = this.tokens(strike.symbol);
+      const spot = token ? this.prices.usd(token.mint) : undefined;
+      if (token && spot !== undefined) return strikeProbability(spot, strike.usd, token.dailyVol, m.story.closeMs - this.clock.now());
+    }
+    const step = this.stepAt(this.clock.now());
+    const l = m.latent;
+    const sigma = LATENT_DAILY_VOL * Math.sqrt(PRICE_STEP_MS / 86_400_000);
+    for (; l.step < step; l.step += 1) l.logOdds = clamp(l.logOdds + sigma * l.rng.normal(), -6, 6);
+    return sigmoid(l.logOdds);
+  }
+
+  /** The provider's mid now: the question's probability moved by the provider's own mean-reverting deviation. */
+  private mid(m: SimMarket): number {
+    const p = clamp(this.probability(m), 0.005, 0.995);
+    const step = this.stepAt(this.clock.now());
+    const dev = m.deviation;
+    const a = Math.exp(-PRICE_STEP_MS / PROVIDER_REVERSION_MS);
+    const shock = PROVIDER_SD * Math.sqrt(1 - a * a);
+    for (; dev.step < step; dev.step += 1) dev.d = a * dev.d + shock * dev.rng.normal();
+    return sigmoid(logit(p) + dev.d);
+  }
+
+  /** Size of a book level (micro-contracts) at a step: seeded by market, step and level, larger for busy stories. */
+  private depth(m: SimMarket, step: number, isYes: boolean, isBuy: boolean, level: number): bigint {
+    const h = createHash('sha256').update(`${this.seed}:${m.marketId}:${step}:${isYes}:${isBuy}:${level}`).digest();
+    const contracts = Math.floor((50 + (h.readUInt32LE(0) % 2_000)) * Math.min(4, Math.max(0.25, m.story.activity)));
+    return BigInt(contracts) * 1_000_000n;
+  }
+
+  private taken(m: SimMarket, step: number, key: string): bigint {
+    if (m.consumed.step !== step) m.consumed = { step, taken: new Map() };
+    return m.consumed.taken.get(key) ?? 0n;
+  }
+
+  private stepAt(ms: number): number {
+    return Math.floor((ms - this.epochMs) / PRICE_STEP_MS);
+  }
+}
+
+/** Event ids as each provider writes them: Polymarket `POLY-351731`, Kalshi tickers like `KXF1-25`. */
+function eventIdOf(provider: ProviderId, s: Story): string {
+  return provider === 'polymarket' ? `POLY-${300_000 + s.index * 7}` : `KX${ticker(s.series)}-${s.index}`;
+}
+
+/** Market ids: Polymarket numbers of their own, Kalshi the event ticker and a suffix (`KXF1-25-LN`). */
+function marketIdOf(provider: ProviderId, s: Story, i: number): string {
+  return provider === 'polymarket' ? `POLY-${600_000 + s.index * 7 + i}` : `KX${ticker(s.series)}-${s.index}-${ticker(s.questions[i]!.title).slice(0, 3)}${i}`;
+}
+
+function ticker(text: string): string {
+  return text.toUpperCase().replace(/[^A-Z0-9]/g, '').slice(0, 8);
+}
+
+function logit(p: number): number {
+  return Math.log(p / (1 - p));
+}
+
+function sigmoid(x: number): number {
+  return 1 / (1 + Math.exp(-x));
+}
+
+function clamp(x: number, lo: number, hi: number): number {
+  return Math.min(hi, Math.max(lo, x));
+}

@@ -1,0 +1,115 @@
+import { ComputeBudgetProgram, PublicKey, type TransactionInstruction } from '@solana/web3.js';
+import type { Venue } from '../venue.js';
+import type { EscrowBook } from './escrow.js';
+import type { SimPosition, SimPredictionOrder } from './predictionBook.js';
+import {
+  cancelOrderInstruction,
+  claimPayout2Instruction,
+  claimPayoutInstruction,
+  closeLostPositionInstruction,
+  closeOrderInstruction,
+  createOrderInstruction,
+  fillBuyOrderInstruction,
+  fillSellOrderInstruction,
+  marketResultAddress,
+  vaultAddress,
+  vaultTokenAccountAddress,
+} from './predictionProgram.js';
+
+/** Compute budget of a prediction transaction: units and a modest price (micro-lamports per unit). */
+const COMPUTE_UNITS = 200_000;
+const MICRO_LAMPORTS = 10_000n;
+
+/**
+ * The transactions of the prediction product. The real program moves the money by CPI; the simulator's program at
+ * its id does nothing, so each transaction carries the program's real instruction and, beside it, the token
+ * transfers the program would make: the owner's deposit into the order's escrow (signed by the owner), and every
+ * payment out of an escrow or the vault signed by the venue's keeper as their delegate. The keeper is the
+ * program's `authority`, the market-maker vault its `secondary_authority` on fills.
+ */
+export class PredictionTx {
+  constructor(
+    private readonly venue: Venue,
+    private readonly escrows: EscrowBook,
+  ) {}
+
+  /** The compute-budget instructions every owner transaction starts with. */
+  budget(): TransactionInstruction[] {
+    return [ComputeBudgetProgram.setComputeUnitLimit({ units: COMPUTE_UNITS }), ComputeBudgetProgram.setComputeUnitPrice({ microLamports: MICRO_LAMPORTS })];
+  }
+
+  /** The owner's order: the deposit into the escrow (buys), then `create_order` co-signed by the keeper. */
+  create(o: SimPredictionOrder, contracts: bigint): TransactionInstruction[] {
+    const p = o.position;
+    const mint = new PublicKey(p.mint.mint);
+    const deposit = o.escrow ? this.escrows.depositInstructions(o.owner, p.mint, o.escrow, o.deposit) : [];
+    return [
+      ...this.budget(),
+      ...deposit,
+      createOrderInstruction(
+        { payer: o.owner, owner: o.owner, authority: this.venue.keeper.publicKey, position: p.key, order: o.key, ownerTokenAccount: this.venue.ata(o.owner, p.mint), settlementMint: mint },
+        { externalOrderId: o.externalOrderId, marketId: p.market.marketId, isYes: p.isYes, isBuy: o.isBuy, contracts, maxFillPriceUsd: o.limit, depositAmount: o.deposit, orderType: 'market', integrator: null, integratorFeeBps: null },
+      ),
+    ];
+  }
+
+  /**
+   * A fill: the program's fill instruction, then the money. A buy pays the cost into the vault and the fee to the
+   * venue out of the escrow, and the market maker adds the rest of a dollar per contract to the vault (it takes the
+   * other side); `refund` (the last fill) returns what is left of the deposit. A sell pays the owner the net
+   * proceeds out of the vault and returns the rest of each contract's dollar to the market maker.
+   */
+  fill(o: SimPredictionOrder, f: { contracts: bigint; usd: bigint; fee: bigint; refund: bigint }): TransactionInstruction[] {
+    const v = this.venue;
+    const p = o.position;
+    const maker = v.vault.publicKey;
+    const vault = vaultAddress(new PublicKey(p.mint.mint)).address;
+    const vaultTokenAccount = vaultTokenAccountAddress(new PublicKey(p.mint.mint));
+    const accounts = { authority: v.keeper.publicKey, secondaryAuthority: maker, owner: o.owner, vault, position: p.key, order: o.key, vaultTokenAccount, orderAta: o.escrow ?? vaultTokenAccount, integratorTokenAccount: null };
+    const args = { filledContracts: f.contracts, usd: f.usd, venueFeeUsd: f.fee, orderId: o.orderId };
+    const out: TransactionInstruction[] = [];
+    if (o.isBuy) {
+      out.push(fillBuyOrderInstruction(accounts, args));
+      out.push(...this.pay(o.escrow!, p, vault, f.usd), ...this.pay(o.escrow!, p, maker, f.fee), ...this.fromMaker(p, vault, f.contracts - f.usd), ...this.pay(o.escrow!, p, o.owner, f.refund));
+    } else {
+      out.push(fillSellOrderInstruction(accounts, args));
+      out.push(...this.pay(vaultTokenAccount, p, o.owner, f.usd - f.fee), ...this.pay(vaultTokenAccount, p, maker, f.contracts - (f.usd - f.fee)));
+    }
+    return out;
+  }
+
+  /** Closing an order: by its owner (`cancel_order`, the keeper co-signing the refund), or by the keeper (`close_order`). */
+  close(o: SimPredictionOrder, byOwner: boolean): TransactionInstruction[] {
+    const p = o.position;
+    const accounts = { owner: o.owner, authority: this.venue.keeper.publicKey, order: o.key, rentDestination: byOwner ? o.owner : this.venue.keeper.publicKey, position: p.key, ownerTokenAccount: this.venue.ata(o.owner, p.mint), settlementMint: new PublicKey(p.mint.mint) };
+    const refund = o.escrow ? this.pay(o.escrow, p, o.owner, o.remaining) : [];
+    return [...(byOwner ? this.budget() : []), byOwner ? cancelOrderInstruction(accounts) : closeOrderInstruction(accounts), ...refund];
+  }
+
+  /** A claim: the owner's `claim_payout`, or the keeper's `claim_payout2` (the auto-claim); $1 a contract from the vault. */
+  claim(p: SimPosition, byOwner: boolean): TransactionInstruction[] {
+    const v = this.venue;
+    const mint = new PublicKey(p.mint.mint);
+    const ownerTokenAccount = v.ata(p.owner, p.mint);
+    const accounts = { vault: vaultAddress(mint).address, position: p.key, marketResult: marketResultAddress(p.market.marketId).address, ownerTokenAccount, vaultTokenAccount: vaultTokenAccountAddress(mint) };
+    const program = byOwner ? claimPayoutInstruction({ owner: p.owner, ...accounts }) : claimPayout2Instruction({ authority: v.keeper.publicKey, ...accounts });
+    return [...(byOwner ? this.budget() : []), program, ...this.escrows.payoutInstructions(accounts.vaultTokenAccount, p.mint, p.owner, p.contracts)];
+  }
+
+  /** The keeper's close of a losing position: its dollars per contract go back to the market maker. */
+  closeLost(p: SimPosition): TransactionInstruction[] {
+    const mint = new PublicKey(p.mint.mint);
+    const program = closeLostPositionInstruction({ authority: this.venue.keeper.publicKey, vault: vaultAddress(mint).address, position: p.key, marketResult: marketResultAddress(p.market.marketId).address });
+    return [program, ...this.pay(vaultTokenAccountAddress(mint), p, this.venue.vault.publicKey, p.contracts)];
+  }
+
+  /** A payment out of an escrow or the vault by the keeper (nothing for 0). */
+  private pay(from: PublicKey, p: SimPosition, to: PublicKey, amount: bigint): TransactionInstruction[] {
+    return amount > 0n ? this.escrows.payoutInstructions(from, p.mint, to, amount) : [];
+  }
+
+  /** A payment by the market maker (nothing for 0). */
+  private fromMaker(p: SimPosition, to: PublicKey, amount: bigint): TransactionInstruction[] {
+    return amount > 0n ? this.venue.transferInstructions(p.mint, this.venue.vault.publicKey, to, amount, this.venue.keeper.publicKey) : [];
+  }
+}

@@ -10,25 +10,36 @@ export const PROVIDERS = ['polymarket', 'kalshi'] as const;
 /** A liquidity provider. */
 export type ProviderId = (typeof PROVIDERS)[number];
 
-/** Simulated ms between two steps of the price walks; the order book's depth renews each step. */
+/** Simulated ms between two steps of the order book: its depth renews each step. */
 export const PRICE_STEP_MS = 5_000;
+/** Simulated ms between two points of the probability walks (read in between by linear interpolation). */
+const WALK_STEP_MS = 60_000;
 /** Half the quoted spread, in cents: each side is quoted at least a cent away from the provider's mid. */
 const HALF_SPREAD = 0.01;
 /** Daily standard deviation of a question's latent log-odds. */
 const LATENT_DAILY_VOL = 0.6;
 /** Stationary standard deviation of a provider's own deviation from the latent log-odds, and its mean-reversion time. */
-const PROVIDER_SD = 0.1;
+const PROVIDER_SD = 0.06;
 const PROVIDER_REVERSION_MS = 10 * 60_000;
 /** Levels of the order book on each side. */
 const BOOK_LEVELS = 5;
 /** Micro-USD per cent. */
 const CENT = 10_000n;
 
-/** A question's probability, shared by both providers' markets of it. */
-interface Latent {
+/**
+ * A seeded walk on the one-minute grid: its value at grid point `index` and the next, drawn one after the other
+ * from its own stream (so the same seed gives the same path whenever it is read), read in between linearly.
+ */
+interface Walk {
   rng: Rng;
-  step: number;
-  logOdds: number;
+  index: number;
+  at: number;
+  next: number;
+}
+
+/** A question's probability (log-odds), shared by both providers' markets of it, and its result once resolved. */
+interface Latent {
+  walk: Walk;
   result: 'yes' | 'no' | null;
   resolvedAtMs: number | null;
 }
@@ -44,7 +55,8 @@ export interface SimMarket {
   /** Trading volume from the venue's own fills, micro-USD. */
   tradedMicroUsd: bigint;
   latent: Latent;
-  deviation: { rng: Rng; step: number; d: number };
+  /** The provider's own deviation from the latent log-odds. */
+  deviation: Walk;
   /** Contracts (micro) taken from each book level during the current step, by `side:action:cents`. */
   consumed: { step: number; taken: Map<string, bigint> };
 }
@@ -84,7 +96,8 @@ export class MarketBook {
   /** Markets still open, checked for their close on every advance. */
   private readonly open = new Set<SimMarket>();
   private readonly epochMs: number;
-  private readonly originStep: number;
+  /** The walks' grid point at the venue's start: stories opened before it start their walks there. */
+  private readonly originGrid: number;
   private nextIndex = 0;
 
   constructor(
@@ -95,7 +108,7 @@ export class MarketBook {
   ) {
     const now = clock.now();
     this.epochMs = Math.floor(now / STORY_INTERVAL_MS) * STORY_INTERVAL_MS - BACKFILL_MS;
-    this.originStep = this.stepAt(now);
+    this.originGrid = Math.floor(this.gridAt(now));
   }
 
   /** Opens the stories due by now and closes (and resolves) the markets past their close; returns those resolved. */
@@ -187,15 +200,16 @@ export class MarketBook {
     };
     const story = storyAt(this.seed, this.epochMs, index, usd);
     if (story.closeMs <= now && index * STORY_INTERVAL_MS < BACKFILL_MS) return; // closed before the venue started
-    // The walks start when the story opens, or at the venue's start for stories opened before it.
-    const first = Math.max(this.originStep, this.stepAt(story.openMs));
-    const latents = story.questions.map((q, i): Latent => ({ rng: new Rng(this.seed, `prediction:latent:${index}:${i}`), step: first, logOdds: logit(q.p0), result: null, resolvedAtMs: null }));
+    // The walks start when the story opens (whenever it is first read), or at the venue's start for older stories.
+    const grid = Math.max(this.originGrid, Math.floor(this.gridAt(story.openMs)));
+    const latents = story.questions.map((q, i): Latent => ({ walk: newWalk(new Rng(this.seed, `prediction:latent:${index}:${i}`), grid, logit(q.p0), latentStep), result: null, resolvedAtMs: null }));
     for (const provider of PROVIDERS) {
       const eventId = eventIdOf(provider, story);
       const event: SimEvent = { eventId, provider, story, markets: [] };
       story.questions.forEach((question, i) => {
         const marketId = marketIdOf(provider, story, i);
         const rng = new Rng(this.seed, `prediction:deviation:${marketId}`);
+        const d0 = rng.normal() * PROVIDER_SD;
         const m: SimMarket = {
           marketId,
           eventId,
@@ -205,8 +219,8 @@ export class MarketBook {
           status: 'open',
           tradedMicroUsd: 0n,
           latent: latents[i]!,
-          deviation: { rng, step: first, d: rng.normal() * PROVIDER_SD },
-          consumed: { step: first, taken: new Map() },
+          deviation: newWalk(rng, grid, d0, deviationStep),
+          consumed: { step: this.stepAt(now), taken: new Map() },
         };
         event.markets.push(m);
         this.markets.set(marketId, m);
@@ -249,22 +263,13 @@ export class MarketBook {
       const spot = token ? this.prices.usd(token.mint) : undefined;
       if (token && spot !== undefined) return strikeProbability(spot, strike.usd, token.dailyVol, m.story.closeMs - this.clock.now());
     }
-    const step = this.stepAt(this.clock.now());
-    const l = m.latent;
-    const sigma = LATENT_DAILY_VOL * Math.sqrt(PRICE_STEP_MS / 86_400_000);
-    for (; l.step < step; l.step += 1) l.logOdds = clamp(l.logOdds + sigma * l.rng.normal(), -6, 6);
-    return sigmoid(l.logOdds);
+    return sigmoid(walkAt(m.latent.walk, this.gridAt(this.clock.now()), latentStep));
   }
 
   /** The provider's mid now: the question's probability moved by the provider's own mean-reverting deviation. */
   private mid(m: SimMarket): number {
     const p = clamp(this.probability(m), 0.005, 0.995);
-    const step = this.stepAt(this.clock.now());
-    const dev = m.deviation;
-    const a = Math.exp(-PRICE_STEP_MS / PROVIDER_REVERSION_MS);
-    const shock = PROVIDER_SD * Math.sqrt(1 - a * a);
-    for (; dev.step < step; dev.step += 1) dev.d = a * dev.d + shock * dev.rng.normal();
-    return sigmoid(logit(p) + dev.d);
+    return sigmoid(logit(p) + walkAt(m.deviation, this.gridAt(this.clock.now()), deviationStep));
   }
 
   /** Size of a book level (micro-contracts) at a step: seeded by market, step and level, larger for busy stories. */
@@ -279,9 +284,38 @@ export class MarketBook {
     return m.consumed.taken.get(key) ?? 0n;
   }
 
+  /** Position on the walks' grid (fractional). */
+  private gridAt(ms: number): number {
+    return (ms - this.epochMs) / WALK_STEP_MS;
+  }
+
   private stepAt(ms: number): number {
     return Math.floor((ms - this.epochMs) / PRICE_STEP_MS);
   }
+}
+
+/** One step of a question's log-odds: a random walk with the daily volatility, kept off the extremes. */
+function latentStep(x: number, rng: Rng): number {
+  return clamp(x + LATENT_DAILY_VOL * Math.sqrt(WALK_STEP_MS / 86_400_000) * rng.normal(), -6, 6);
+}
+
+/** One step of a provider's deviation: mean-reverting (Ornstein-Uhlenbeck) around 0 with its stationary spread. */
+function deviationStep(d: number, rng: Rng): number {
+  const a = Math.exp(-WALK_STEP_MS / PROVIDER_REVERSION_MS);
+  return a * d + PROVIDER_SD * Math.sqrt(1 - a * a) * rng.normal();
+}
+
+function newWalk(rng: Rng, index: number, start: number, step: (x: number, rng: Rng) => number): Walk {
+  return { rng, index, at: start, next: step(start, rng) };
+}
+
+/** A walk's value at a grid position: stepped forward to it, then read between its two grid points. */
+function walkAt(w: Walk, position: number, step: (x: number, rng: Rng) => number): number {
+  for (const target = Math.floor(position); w.index < target; w.index += 1) {
+    w.at = w.next;
+    w.next = step(w.at, w.rng);
+  }
+  return w.at + (w.next - w.at) * clamp(position - w.index, 0, 1);
 }
 
 /** Event ids as each provider writes them: Polymarket `POLY-351731`, Kalshi tickers like `KXF1-25`. */

@@ -31,8 +31,8 @@ export interface Question {
 
 /**
  * One real-world event, listed by both providers under their own ids, with the same questions. Times are simulated
- * unix ms: trading opens at `openMs`, the event goes live at `beginMs` (a game starting; other stories are not
- * live events), trading closes and the result is known at `closeMs`.
+ * unix ms: trading opens at `openMs`, the event goes live at `beginMs` (a game starting; a crypto price window is
+ * live from its opening; other stories are never live), trading closes and the result is known at `closeMs`.
  */
 export interface Story {
   index: number;
@@ -91,7 +91,7 @@ export function storyAt(seed: number | string, epochMs: number, index: number, u
       const closeMs = openMs + Math.round(between(1, 6)) * HOUR;
       const hour = new Date(closeMs).toISOString().slice(11, 16);
       const strikes = [-0.02, 0, 0.02].map((d) => roundStrike(spot * (1 + d)));
-      return story(base, { subcategory: symbol.toLowerCase(), tags: ['crypto', symbol], title: `${symbol} price at ${hour} UTC`, subtitle: `${day} ${hour} UTC`, series: `${symbol} hourly`, beginMs: null, closeMs, questions: strikes.map((k) => ({ title: `Above $${k}`, strike: { symbol, usd: k }, p0: 0.5 })) });
+      return story(base, { subcategory: symbol.toLowerCase(), tags: ['crypto', symbol], title: `${symbol} price at ${hour} UTC`, subtitle: `${day} ${hour} UTC`, series: `${symbol} hourly`, beginMs: openMs, closeMs, questions: strikes.map((k) => ({ title: `Above $${k}`, strike: { symbol, usd: k }, p0: 0.5 })) });
     }
     case 'politics': {
       const country = pick(COUNTRIES);
@@ -105,12 +105,12 @@ export function storyAt(seed: number | string, epochMs: number, index: number, u
     case 'culture': {
       const show = pick(SHOWS);
       const film = pick(FILMS);
-      return story(base, { subcategory: 'awards', tags: ['culture', 'awards'], title: `${film} at ${show}`, subtitle: 'Will it win?', series: show, beginMs: null, closeMs: openMs + Math.round(between(2, 20)) * DAY, questions: [{ title: 'Wins', p0: p() }] });
+      return story(base, { subcategory: 'awards', tags: ['culture', 'awards'], title: `${film} at ${show}`, subtitle: 'Will it win?', series: show, beginMs: null, closeMs: openMs + Math.round(between(2, 20)) * DAY, questions: [{ title: `${film} wins`, p0: p() }] });
     }
     case 'tech': {
       const company = pick(COMPANIES);
       const product = pick(PRODUCTS);
-      return story(base, { subcategory: 'launches', tags: ['tech', company], title: `${company} ships ${product}`, subtitle: 'Before the deadline?', series: `${company} launches`, beginMs: null, closeMs: openMs + Math.round(between(2, 20)) * DAY, questions: [{ title: 'Yes', p0: p() }] });
+      return story(base, { subcategory: 'launches', tags: ['tech', company], title: `${company} ships ${product}`, subtitle: 'Before the deadline?', series: `${company} launches`, beginMs: null, closeMs: openMs + Math.round(between(2, 20)) * DAY, questions: [{ title: `${company} ships on time`, p0: p() }] });
     }
   }
 }

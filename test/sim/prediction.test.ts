@@ -69,9 +69,81 @@ describe('prediction markets on the simulator', { timeout: 60_000 }, () => {
 
     const kinds = (await ledger(sim)).filter((t) => t.wallet === yes.publicKey.toBase58()).map((t) => t.kind);
     expect(kinds).toEqual(expect.arrayContaining(['prediction-order', 'prediction-fill', 'prediction-claim']));
+    // The NO side lost: its position is closed by the keeper, a claim is refused, and nothing is paid.
     const noKinds = (await ledger(sim)).filter((t) => t.wallet === no.publicKey.toBase58()).map((t) => t.kind);
     expect(noKinds).toContain('prediction-close');
+    const afterNo = await usdc(no);
+    const noHistory = (await jup.prediction.getPredictionHistory({ ownerPubkey: no.publicKey.toBase58() })).data;
+    const lost = noHistory.find((h) => h.eventType === 'position_lost')!;
+    expect(lost.payoutAmountUsd).toBe(0n);
+    await expect(jup.prediction.claimPredictionPosition({ positionPubkey: lost.positionPubkey!, ownerPubkey: no.publicKey.toBase58() })).rejects.toThrow(/did not win/);
+    expect(await usdc(no)).toBe(afterNo);
+    expect((await jup.prediction.getPredictionPositions({ ownerPubkey: no.publicKey.toBase58() })).data).toEqual([]);
     const tx = VersionedTransaction.deserialize(Buffer.from(claim.transaction, 'base64'));
     expect(tx.message.staticAccountKeys.length).toBeGreaterThan(0);
+  });
+
+  it('charges the documented fee on fills only: 0.07 x contracts x p x (1 - p), rounded up to the cent', async () => {
+    const m = await tradableMarket();
+    const w = await fundedWallet(sim, 1_000_000_000n, [[USDC, 100_000_000n]]);
+    const owner = w.publicKey.toBase58();
+    const build = await jup.prediction.createPredictionOrder({ isBuy: true, ownerPubkey: owner, marketId: m.marketId, isYes: false, depositAmount: 25_000_000n });
+    await send(build.transaction, w);
+    // Placing the order charges nothing: the whole deposit sits in the escrow.
+    expect(await usdc(w)).toBe(75_000_000n);
+    await control(sim, '/orders/fill', { order: build.order.orderPubkey });
+    const fill = (await jup.prediction.getPredictionHistory({ ownerPubkey: owner })).data.find((h) => h.eventType === 'order_filled')!;
+    const contracts = fill.filledContractsMicro!;
+    const price = fill.avgFillPriceUsd!;
+    const raw = 7n * contracts * price * (1_000_000n - price);
+    const fee = ((raw + 10n ** 18n - 1n) / 10n ** 18n) * 10_000n;
+    expect(fill.feeUsd).toBe(fee);
+    expect(build.order.estimatedTotalFeeUsd).toBe(fee);
+    expect(fill.totalCostUsd).toBe((contracts * price) / 1_000_000n);
+    // What left the wallet is the cost and the fee; the rest of the deposit came back with the last fill.
+    expect(75_000_000n + 25_000_000n - (await usdc(w))).toBe(fill.totalCostUsd! + fee);
+  });
+
+  it('refunds an unfilled order in full, closed by its owner or by the keeper when it cannot fill', async () => {
+    const m = await tradableMarket();
+    const w = await fundedWallet(sim, 1_000_000_000n, [[USDC, 40_000_000n]]);
+    const owner = w.publicKey.toBase58();
+    const first = await jup.prediction.createPredictionOrder({ isBuy: true, ownerPubkey: owner, marketId: m.marketId, isYes: true, depositAmount: 15_000_000n });
+    await send(first.transaction, w);
+    const close = await jup.prediction.closePredictionOrder({ ownerPubkey: owner, orderPubkey: first.order.orderPubkey! });
+    await send(close.transaction, w);
+    expect(await usdc(w)).toBe(40_000_000n);
+
+    // A limit of $0.01 a contract: nothing in the book is that cheap, so the keeper gives up after its time.
+    const limited = await fetch(`${sim.url}/prediction/v1/orders`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ isBuy: true, ownerPubkey: owner, marketId: m.marketId, isYes: true, depositAmount: '12000000', maxBuyPriceUsd: 10_000 }),
+    });
+    const body = (await limited.json()) as { transaction: string; order: { orderPubkey: string; maxBuyPriceUsd: string } };
+    expect(body.order.maxBuyPriceUsd).toBe('10000');
+    await send(body.transaction, w);
+    expect(await usdc(w)).toBe(28_000_000n);
+    await control(sim, '/clock', { advanceMs: 3_000 });
+    expect((await jup.prediction.getPredictionOrders({ ownerPubkey: owner })).data.map((o) => o.pubkey)).toEqual([body.order.orderPubkey]);
+    await control(sim, '/clock', { advanceMs: 60_000 });
+    expect(await usdc(w)).toBe(40_000_000n);
+    const status = await jup.prediction.getPredictionOrderStatus({ orderPubkey: body.order.orderPubkey });
+    expect([status.status, status.latestEventType]).toEqual(['failed', 'order_failed']);
+    const closes = (await ledger(sim)).filter((t) => t.wallet === owner && t.kind === 'prediction-close').map((t) => t.outputAmount);
+    expect(closes).toEqual(['15000000', '12000000']);
+  });
+
+  it('fills on its own once the keeper network has seen the order', async () => {
+    const m = await tradableMarket();
+    const w = await fundedWallet(sim, 1_000_000_000n, [[USDC, 10_000_000n]]);
+    const owner = w.publicKey.toBase58();
+    const build = await jup.prediction.createPredictionOrder({ isBuy: true, ownerPubkey: owner, marketId: m.marketId, isYes: true, depositAmount: 10_000_000n });
+    await send(build.transaction, w);
+    expect((await jup.prediction.getPredictionOrderStatus({ orderPubkey: build.order.orderPubkey! })).status).toBe('created');
+    await control(sim, '/clock', { advanceMs: 3_000 });
+    expect((await jup.prediction.getPredictionOrderStatus({ orderPubkey: build.order.orderPubkey! })).status).toBe('filled');
+    const [pos] = (await jup.prediction.getPredictionPositions({ ownerPubkey: owner, marketId: m.marketId })).data;
+    expect(pos!.contractsMicro).toBe(build.order.contractsMicro);
   });
 });

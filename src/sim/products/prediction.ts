@@ -54,8 +54,13 @@ export class PredictionDesk {
   readonly markets: MarketBook;
   readonly tx: PredictionTx;
   readonly keeper: PredictionKeeper;
+  /** Every order by account, ended ones too (their status stays readable). */
   readonly orders = new Map<string, SimPredictionOrder>();
+  /** Orders pending or open: what the keeper works. */
+  readonly live = new Set<SimPredictionOrder>();
   readonly positions = new Map<string, SimPosition>();
+  /** Positions by market, for settling a market. */
+  readonly positionsOf = new Map<SimMarket, Set<SimPosition>>();
   /** Newest last. */
   readonly history: HistoryRow[] = [];
   private readonly builds = new Map<string, Build>();
@@ -261,6 +266,7 @@ export class PredictionDesk {
     };
     this.writeOrder(o);
     this.orders.set(o.address, o);
+    this.live.add(o);
     return o;
   }
 
@@ -343,6 +349,9 @@ export class PredictionDesk {
       openOrders: 0, claimed: false, claimedUsd: 0n, lost: false, opened: false, openedAtMs: now, updatedAtMs: now, claimHoldUntilMs: 0,
     };
     this.positions.set(p.address, p);
+    let ofMarket = this.positionsOf.get(m);
+    if (!ofMarket) this.positionsOf.set(m, (ofMarket = new Set()));
+    ofMarket.add(p);
     return p;
   }
 

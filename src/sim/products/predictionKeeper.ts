@@ -20,20 +20,22 @@ export class PredictionKeeper implements ProductKeeper {
   private nextHistoryId = 1;
   /** Markets that resolved and are not yet settled. */
   private readonly unsettled = new Set<SimMarket>();
+  /** Winning positions of settled markets not yet claimed: the auto-claim's work. */
+  private readonly unclaimed = new Set<SimPosition>();
 
   constructor(private readonly desk: PredictionDesk) {}
 
   tick(now: number): number {
     let done = this.resolve(this.desk.markets.advance());
-    for (const o of [...this.desk.orders.values()]) {
+    for (const o of [...this.desk.live]) {
       if (o.phase === 'pending' && now > o.pendingUntilMs) this.abandon(o);
       if (o.phase !== 'open' || o.holdUntilMs > now) continue;
       if (now >= o.expiresAtMs) done += this.expire(o);
       else if (now >= o.fillFromMs && this.fill(o)) done += 1;
     }
-    for (const p of this.desk.positions.values()) {
-      const resolvedAt = p.market.latent.resolvedAtMs;
-      if (resolvedAt !== null && now >= resolvedAt + AUTO_CLAIM_MS && p.claimHoldUntilMs <= now && this.claimable(p)) done += this.autoClaim(p);
+    for (const p of [...this.unclaimed]) {
+      if (!this.claimable(p)) this.unclaimed.delete(p);
+      else if (now >= p.market.latent.resolvedAtMs! + AUTO_CLAIM_MS && p.claimHoldUntilMs <= now) done += this.autoClaim(p);
     }
     return done;
   }
@@ -97,6 +99,7 @@ export class PredictionKeeper implements ProductKeeper {
     o.phase = phase;
     o.updatedAtMs = now;
     o.holdUntilMs = 0;
+    this.desk.live.delete(o);
     const refund = o.remaining;
     o.remaining = 0n;
     if (!o.isBuy) p.reserved -= o.contracts - o.filledContracts;
@@ -119,6 +122,7 @@ export class PredictionKeeper implements ProductKeeper {
   /** A claim landed (the owner's, or the keeper's auto-claim): $1 a contract paid, the position done. */
   settleClaim(p: SimPosition, signature: string, slot: bigint): void {
     const now = this.desk.venue.clock.now();
+    this.unclaimed.delete(p);
     p.claimed = true;
     p.claimedUsd = p.contracts;
     p.realizedPnlUsd += p.contracts - p.totalCostUsd;
@@ -133,15 +137,17 @@ export class PredictionKeeper implements ProductKeeper {
     const now = this.desk.venue.clock.now();
     const { address, bump } = marketResultAddress(m.marketId);
     this.desk.escrows.writeState(PREDICTION_PROGRAM, address, encodeMarketResultAccount({ marketId: m.marketId, outcome, settlementTime: BigInt(Math.floor(now / 1000)), claimsEnabled: true, createdAt: BigInt(Math.floor(now / 1000)), bump }));
-    for (const o of this.desk.orders.values()) if (o.position.market === m && o.phase === 'open') done += this.expire(o);
-    for (const p of this.desk.positions.values()) {
-      if (p.market === m && p.opened && !p.lost && !p.claimed && p.contracts > 0n && (outcome === 'yes') !== p.isYes) done += this.closeLost(p);
+    for (const o of [...this.desk.live]) if (o.position.market === m && o.phase === 'open') done += this.expire(o);
+    for (const p of this.desk.positionsOf.get(m) ?? []) {
+      if (!p.opened || p.lost || p.claimed || p.contracts === 0n) continue;
+      if ((outcome === 'yes') === p.isYes) this.unclaimed.add(p);
+      else done += this.closeLost(p);
     }
     return done;
   }
 
   private matching(order: string | undefined, now: number): SimPredictionOrder[] {
-    return [...this.desk.orders.values()].filter((o) => o.phase === 'open' && o.holdUntilMs <= now && (order === undefined || o.address === order));
+    return [...this.desk.live].filter((o) => o.phase === 'open' && o.holdUntilMs <= now && (order === undefined || o.address === order));
   }
 
   private claimable(p: SimPosition): boolean {
@@ -252,8 +258,12 @@ export class PredictionKeeper implements ProductKeeper {
       desk.escrows.forget(o.escrow);
     }
     desk.orders.delete(o.address);
+    desk.live.delete(o);
     const p = o.position;
-    if (!p.opened && ![...desk.orders.values()].some((x) => x.position === p)) desk.positions.delete(p.address);
+    if (!p.opened && ![...desk.live].some((x) => x.position === p)) {
+      desk.positions.delete(p.address);
+      desk.positionsOf.get(p.market)?.delete(p);
+    }
   }
 
   private event(o: SimPredictionOrder, eventType: OrderEvent['eventType'], status: OrderEvent['status'], signature: string | null): void {

@@ -3,6 +3,7 @@ import { PublicKey } from '@solana/web3.js';
 import { WSOL_MINT } from '../../lib/mints.js';
 import { PROGRAM_IDS } from '../../lib/programIds.js';
 import type { SimState } from '../state.js';
+import { predictionPositions, PREDICTION_PLATFORM_ID } from './portfolioPrediction.js';
 import { decodeDcaAccount } from './recurringProgram.js';
 import { decodeOrderAccount } from './triggerProgram.js';
 import { AssetPricer, totalValue, tradeElement, walletElement, yieldOf, type PortfolioElementJson } from './portfolioElements.js';
@@ -10,7 +11,8 @@ import { AssetPricer, totalValue, tradeElement, walletElement, yieldOf, type Por
 /*
  * The Portfolio API (beta, jupiter-api.md §10) on the simulator: like Sonar Watch's service behind it, each
  * fetcher reads one platform's positions of a wallet from the chain (token accounts, the lend markets, the order
- * accounts of the trigger and recurring programs behind the venue's open escrows) and reports how it went; a
+ * accounts of the trigger and recurring programs behind the venue's open escrows, the prediction program's position
+ * accounts behind the desk's positions of the wallet) and reports how it went; a
  * fetcher that throws is reported `failed` with its error and the others still answer.
  */
 
@@ -26,6 +28,7 @@ export const PORTFOLIO_PLATFORMS = Object.freeze([
   { id: 'wallet-tokens', name: 'Wallet', description: 'Tokens held in the wallet', defiLlamaId: null, link: 'https://jup.ag/portfolio' },
   { id: 'jupiter-exchange', name: 'Jupiter', description: 'Jupiter Exchange: limit and recurring orders', defiLlamaId: 'jupiter', link: 'https://jup.ag' },
   { id: 'jupiter-lend', name: 'Jupiter Lend', description: 'Jupiter Lend Earn', defiLlamaId: 'jupiter-lend', link: 'https://jup.ag/lend' },
+  { id: PREDICTION_PLATFORM_ID, name: 'Jupiter Prediction', description: 'Jupiter prediction markets: open positions', defiLlamaId: null, link: 'https://jup.ag/prediction' },
 ]);
 
 const FETCHERS: readonly Fetcher[] = [
@@ -34,6 +37,7 @@ const FETCHERS: readonly Fetcher[] = [
   { id: 'jupiter-lend-earn', platformId: 'jupiter-lend', run: lendEarn },
   { id: 'jupiter-exchange-limit', platformId: 'jupiter-exchange', run: limitOrders },
   { id: 'jupiter-exchange-dca', platformId: 'jupiter-exchange', run: dcaOrders },
+  { id: 'jupiter-prediction', platformId: PREDICTION_PLATFORM_ID, run: (owner, _p, state) => predictionPositions(owner, state) },
 ];
 
 /** GET /portfolio/v1/positions/{address}: every fetcher of the asked platforms (all when none), its elements and report. */
@@ -43,6 +47,9 @@ export function portfolioPositions(state: SimState, address: string, platforms?:
   const pricer = new AssetPricer(state.venue);
   // Interest owed to the Earn vaults is paid first, so that the lend positions read as the lend API reports them.
   state.lend.accrueAll();
+  // Markets past their close are settled first (their open orders refunded, losing positions closed), so that the
+  // wallet and the prediction positions are read from the same state.
+  state.prediction.refresh();
   const elements: PortfolioElementJson[] = [];
   const fetcherReports = FETCHERS.filter((f) => !platforms || platforms.includes(f.platformId)).map((f) => {
     const t0 = performance.now();

@@ -27,6 +27,20 @@ export interface TokenAsset {
   data: { address: string; amount: number; price: number | null; yields?: Array<{ apr: number; apy: number }> };
 }
 
+/** A `generic` asset (PortfolioAssetGeneric): a holding that is no token, e.g. prediction contracts. */
+export interface GenericAsset {
+  networkId: 'solana';
+  type: 'generic';
+  value: number | null;
+  attributes: Record<string, unknown>;
+  name?: string;
+  ref?: string;
+  sourceRefs?: Array<{ name: string; address: string }>;
+  link?: string;
+  /** `amount` in the asset's own units (contracts), `price` in USD per unit (null when unknown). */
+  data: { address?: string; amount?: number; price?: number | null };
+}
+
 /** A portfolio element: the fields every type has, and its type's `data`. */
 export interface PortfolioElementJson {
   networkId: 'solana';

@@ -56,6 +56,17 @@ export function formatSignedMicroUsd(value: bigint | null | undefined): string {
   return value >= 0n ? `+${formatMicroUsd(value)}` : formatMicroUsd(value);
 }
 
+/**
+ * What a prediction market is about, for a table: its event's title and its own ("France leadership vote: Dubois"),
+ * since a market title alone is often just an outcome; one of them when the other is missing or the same; else `id`.
+ */
+export function formatMarketTitle(eventTitle: string | null | undefined, marketTitle: string | null | undefined, id: string): string {
+  const ev = eventTitle?.trim() ?? '';
+  const m = marketTitle?.trim() ?? '';
+  if (ev && m && ev !== m) return `${ev}: ${m}`;
+  return m || ev || id;
+}
+
 /** Symbol of a known mint, or an abbreviated address ("7xKX…gAsU") for display where space is short. */
 export function mintLabel(mint: string): string {
   return knownByMint(mint)?.symbol ?? (mint.length > 12 ? `${mint.slice(0, 4)}…${mint.slice(-4)}` : mint);

@@ -16,7 +16,7 @@ describe.concurrent('the prediction, positions and orders commands', () => {
       const [req] = server.requestsTo(`${BASE}/events`);
       expect(Object.fromEntries(req!.query)).toEqual({ includeMarkets: 'true', category: 'crypto', filter: 'trending', provider: 'polymarket', start: '0', end: '5' });
       const lines = run.stdout.split('\n');
-      expect(lines[0]).toMatch(/^EVENT\s+MARKET\s+TITLE\s+STATUS\s+YES\s+NO\s+CLOSES$/);
+      expect(lines[0]).toMatch(/^EVENT\s+MARKET\s+TITLE\s+STATUS\s+BUY YES\s+BUY NO\s+CLOSES$/);
       expect(lines[2]).toMatch(/^Bitcoin price on Dec 31\s+POLY-1345531-YES\s+Bitcoin above \$90k on Dec 31\?\s+open\s+\$0\.65\s+\$0\.38\s+2027-01-01 00:00 UTC$/);
       expect(lines[3]).toMatch(/^\s+POLY-2-YES\s+Bitcoin above \$100k\?\s+open\s+\$0\.12\s+\$0\.89/);
     });
@@ -47,7 +47,8 @@ describe.concurrent('the prediction, positions and orders commands', () => {
       expect(run.code).toBe(0);
       expect(server.requestsTo(`${BASE}/positions`)[0]!.query.get('ownerPubkey')).toBe(WALLET);
       expect(server.requestsTo('/lend/v1/earn/positions')[0]!.query.get('users')).toBe(WALLET);
-      expect(run.stdout).toMatch(/Bitcoin above \$90k\?\s+YES\s+14\.285714\s+\$0\.689655\s+\$8\.857142\s+-\$0\.992858 \(-10\.08%\)\s+no/);
+      // No openOrders in this position: the ORDERS column says so with a dash.
+      expect(run.stdout).toMatch(/^POLY-1345531-YES\s+Bitcoin above \$90k\?\s+YES\s+14\.285714\s+\$0\.689655\s+\$8\.857142\s+-\$0\.992858 \(-10\.08%\)\s+-\s+no$/m);
       const lendRows = run.stdout.split('Lend positions\n')[1]!.trim().split('\n');
       expect(lendRows).toHaveLength(3);
       expect(lendRows[2]).toMatch(/^jlUSDC\s+1\s+1\.042088 USDC\s+4\.23%$/);

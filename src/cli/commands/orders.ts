@@ -7,7 +7,7 @@ import type { RecurringOrder } from '../../jupiter/recurring/index.js';
 import type { PredictionOrder } from '../../jupiter/prediction/index.js';
 import { parseAddress } from '../args.js';
 import type { CliContext } from '../context.js';
-import { formatDuration, formatIsoTime, formatMicroUsd, formatUnixTime, mintLabel } from '../format.js';
+import { formatDuration, formatIsoTime, formatMarketTitle, formatMicroUsd, formatUnixTime, mintLabel } from '../format.js';
 import { formatTable } from '../output.js';
 import { withJson, type JsonFlag } from './shared.js';
 
@@ -108,7 +108,7 @@ function predictionRow(o: PredictionOrder): Row {
   const count = o.contractsDecimal ?? (o.contractsMicro !== undefined ? formatUnits(o.contractsMicro, 6) : o.contracts.toString());
   const limit = o.isBuy ? `max ${formatMicroUsd(o.maxBuyPriceUsd ?? o.maxFillPriceUsd)}` : `min ${formatMicroUsd(o.minSellPriceUsd)}`;
   const order = `${o.isBuy ? 'buy' : 'sell'} ${o.isYes ? 'YES' : 'NO'} ${count} @ ${limit}`;
-  return ['prediction', o.pubkey, o.marketMetadata?.title ?? o.marketId, order, o.status, formatUnixTime(o.createdAt)];
+  return ['prediction', o.pubkey, formatMarketTitle(o.eventMetadata?.title, o.marketMetadata?.title, o.marketId), order, o.status, formatUnixTime(o.createdAt)];
 }
 
 function ordersTable(rows: readonly Row[]): string {

@@ -14,7 +14,7 @@ import {
 import type { LendPosition } from '../../jupiter/lend/index.js';
 import { intInRange, parseAddress } from '../args.js';
 import type { CliContext } from '../context.js';
-import { formatAmount, formatFlag, formatMicroUsd, formatPercent, formatSignedMicroUsd, formatUnixTime, NONE } from '../format.js';
+import { formatAmount, formatFlag, formatMarketTitle, formatMicroUsd, formatPercent, formatSignedMicroUsd, formatUnixTime, NONE } from '../format.js';
 import { formatFields, formatTable } from '../output.js';
 import { withJson, type JsonFlag } from './shared.js';
 
@@ -100,8 +100,9 @@ function eventsTable(events: readonly PredictionEvent[]): string {
       { header: 'MARKET' },
       { header: 'TITLE' },
       { header: 'STATUS' },
-      { header: 'YES', align: 'right' },
-      { header: 'NO', align: 'right' },
+      // What a buyer pays now (the best asks), not probabilities: YES and NO together usually cost a bit over $1.
+      { header: 'BUY YES', align: 'right' },
+      { header: 'BUY NO', align: 'right' },
       { header: 'CLOSES' },
     ],
     rows,
@@ -133,8 +134,13 @@ function contracts(p: PredictionPosition): string {
   return p.contractsMicro !== undefined ? formatUnits(p.contractsMicro, 6) : p.contracts.toString();
 }
 
+/** Whether the position holds any contracts yet (a position opens with its first order, before any fill). */
+function holds(p: PredictionPosition): boolean {
+  return p.contractsMicro !== undefined ? p.contractsMicro > 0n : p.contracts > 0n;
+}
+
 function pnl(p: PredictionPosition): string {
-  if (p.pnlUsd === null) return NONE;
+  if (p.pnlUsd === null || !holds(p)) return NONE;
   const pct = p.pnlUsdPercent === null || p.pnlUsdPercent === undefined ? '' : ` (${formatPercent(p.pnlUsdPercent)})`;
   return `${formatSignedMicroUsd(p.pnlUsd)}${pct}`;
 }
@@ -143,20 +149,25 @@ function predictionTable(positions: readonly PredictionPosition[]): string {
   return formatTable(
     [
       { header: 'MARKET' },
+      { header: 'TITLE' },
       { header: 'SIDE' },
       { header: 'CONTRACTS', align: 'right' },
       { header: 'AVG PRICE', align: 'right' },
       { header: 'VALUE', align: 'right' },
       { header: 'P&L', align: 'right' },
+      { header: 'ORDERS', align: 'right' },
       { header: 'CLAIMABLE' },
     ],
     positions.map((p) => [
-      p.marketMetadata?.title ?? p.marketId,
+      p.marketId,
+      formatMarketTitle(p.eventMetadata?.title, p.marketMetadata?.title, p.marketId),
       p.isYes ? 'YES' : 'NO',
       contracts(p),
-      formatMicroUsd(p.avgPriceUsd),
-      formatMicroUsd(p.valueUsd),
+      // With no contracts yet (its first buy still open) there is no price paid or value: not $0.00.
+      holds(p) ? formatMicroUsd(p.avgPriceUsd) : NONE,
+      holds(p) ? formatMicroUsd(p.valueUsd) : NONE,
       pnl(p),
+      p.openOrders === undefined ? NONE : String(p.openOrders),
       p.claimable ? `yes (${formatMicroUsd(p.payoutUsd)})` : 'no',
     ]),
   );

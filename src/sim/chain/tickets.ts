@@ -58,14 +58,21 @@ export class TicketBook {
 
   /**
    * The live ticket whose every required instruction appears in the transaction, if any. At most one ticket per
-   * transaction: a transaction bundling two trades is not something the venue ever builds.
+   * transaction: a transaction bundling two trades is not something the venue ever builds. An instruction that names
+   * the ticket's co-signer must be one of its required instructions: the co-signer's signature covers the whole
+   * transaction, and an instruction added beside the ticket's (a transfer out of an escrow the keeper is the delegate
+   * of, say) must not borrow it. On chain the program moves such funds by CPI only; nobody can append that.
    */
   match(tx: VersionedTransaction, nowMs: number): Ticket | undefined {
-    const hashes = new Set(instructionsOf(tx).map(instructionHash));
+    const instructions = instructionsOf(tx).map((ix) => ({ ix, hash: instructionHash(ix) }));
+    const hashes = new Set(instructions.map((i) => i.hash));
     for (const h of hashes) {
       const id = this.byInstruction.get(h);
       const t = id === undefined ? undefined : this.tickets.get(id);
-      if (t && t.expiresAtMs >= nowMs && t.required.every((r) => hashes.has(r))) return t;
+      if (!t || t.expiresAtMs < nowMs || !t.required.every((r) => hashes.has(r))) continue;
+      const cosigner = t.cosigner.publicKey;
+      const borrowed = instructions.some(({ ix, hash }) => !t.required.includes(hash) && ix.keys.some((k) => k.pubkey.equals(cosigner)));
+      return borrowed ? undefined : t;
     }
     return undefined;
   }

@@ -135,10 +135,14 @@ export class PredictionKeeper implements ProductKeeper {
     let done = 0;
     const outcome = m.latent.result === 'yes' ? 'yes' : 'no';
     const now = this.desk.venue.clock.now();
-    const { address, bump } = marketResultAddress(m.marketId);
-    this.desk.escrows.writeState(PREDICTION_PROGRAM, address, encodeMarketResultAccount({ marketId: m.marketId, outcome, settlementTime: BigInt(Math.floor(now / 1000)), claimsEnabled: true, createdAt: BigInt(Math.floor(now / 1000)), bump }));
+    const positions = this.desk.positionsOf.get(m);
+    // The result account the claims read; a market nobody holds a position in needs none.
+    if (positions) {
+      const { address, bump } = marketResultAddress(m.marketId);
+      this.desk.escrows.writeState(PREDICTION_PROGRAM, address, encodeMarketResultAccount({ marketId: m.marketId, outcome, settlementTime: BigInt(Math.floor(now / 1000)), claimsEnabled: true, createdAt: BigInt(Math.floor(now / 1000)), bump }));
+    }
     for (const o of [...this.desk.live]) if (o.position.market === m && o.phase === 'open') done += this.expire(o);
-    for (const p of this.desk.positionsOf.get(m) ?? []) {
+    for (const p of positions ?? []) {
       if (!p.opened || p.lost || p.claimed || p.contracts === 0n) continue;
       if ((outcome === 'yes') === p.isYes) this.unclaimed.add(p);
       else done += this.closeLost(p);

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { Rng } from '../rng.js';
 import type { SimClock } from '../clock.js';
-import type { PriceBook } from '../market/prices.js';
+import { PRICE_TICK_MS, type PriceBook } from '../market/prices.js';
 import type { SimToken } from '../catalog.js';
 import { BACKFILL_MS, STORY_INTERVAL_MS, storyAt, strikeProbability, type Question, type Story } from './predictionStories.js';
 
@@ -42,6 +42,8 @@ interface Latent {
   walk: Walk;
   result: 'yes' | 'no' | null;
   resolvedAtMs: number | null;
+  /** The question's market on each provider. */
+  markets: SimMarket[];
 }
 
 /** One provider's listing of a question. Prices are the provider's own walk around the shared latent. */
@@ -192,6 +194,9 @@ export class MarketBook {
   }
 
   private list(index: number, now: number): void {
+    // A story that closed before anyone could read it open (before the venue started, or within one jump of the
+    // clock) is never listed: nobody could have traded it. Its times do not depend on prices: no price is read.
+    if (storyAt(this.seed, this.epochMs, index, () => 1).closeMs <= now) return;
     // A crypto story's strikes are set around the price when it opened (minute resolution: the same at any replay).
     const openedAgo = Math.max(0, now - (this.epochMs + index * STORY_INTERVAL_MS));
     const usd = (symbol: string) => {
@@ -199,10 +204,9 @@ export class MarketBook {
       return token ? this.prices.usdAgo(token.mint, openedAgo) : undefined;
     };
     const story = storyAt(this.seed, this.epochMs, index, usd);
-    if (story.closeMs <= now && index * STORY_INTERVAL_MS < BACKFILL_MS) return; // closed before the venue started
     // The walks start when the story opens (whenever it is first read), or at the venue's start for older stories.
     const grid = Math.max(this.originGrid, Math.floor(this.gridAt(story.openMs)));
-    const latents = story.questions.map((q, i): Latent => ({ walk: newWalk(new Rng(this.seed, `prediction:latent:${index}:${i}`), grid, logit(q.p0), latentStep), result: null, resolvedAtMs: null }));
+    const latents = story.questions.map((q, i): Latent => ({ walk: newWalk(new Rng(this.seed, `prediction:latent:${index}:${i}`), grid, logit(q.p0), latentStep), result: null, resolvedAtMs: null, markets: [] }));
     for (const provider of PROVIDERS) {
       const eventId = eventIdOf(provider, story);
       const event: SimEvent = { eventId, provider, story, markets: [] };
@@ -223,6 +227,7 @@ export class MarketBook {
           consumed: { step: this.stepAt(now), taken: new Map() },
         };
         event.markets.push(m);
+        m.latent.markets.push(m);
         this.markets.set(marketId, m);
         this.open.add(m);
       });
@@ -234,7 +239,7 @@ export class MarketBook {
   private settle(m: SimMarket, result: 'yes' | 'no'): SimMarket[] {
     m.latent.result = result;
     m.latent.resolvedAtMs = this.clock.now();
-    const twins = [...this.open].filter((x) => x.latent === m.latent);
+    const twins = m.latent.markets.filter((x) => x.status === 'open');
     for (const x of twins) {
       x.status = 'closed';
       this.open.delete(x);
@@ -248,11 +253,15 @@ export class MarketBook {
     const strike = m.question.strike;
     if (strike) {
       const token = this.tokens(strike.symbol);
-      const atClose = token ? this.prices.usdAgo(token.mint, Math.max(0, this.clock.now() - m.story.closeMs)) : undefined;
+      // The price at the close: the current one when the close falls in the current price tick (the keeper runs at
+      // once), else the price book's history (to the minute) after a jump of the clock.
+      const late = Math.max(0, this.clock.now() - m.story.closeMs);
+      const atClose = token ? (late < PRICE_TICK_MS ? this.prices.usd(token.mint) : this.prices.usdAgo(token.mint, late)) : undefined;
       return (atClose ?? 0) > strike.usd ? 'yes' : 'no';
     }
     const draw = new Rng(this.seed, `prediction:result:${m.story.index}:${m.question.title}`).next();
-    return draw < this.probability(m) ? 'yes' : 'no';
+    // Its probability when it closed (not later: a market resolved after a jump of the clock is not walked past it).
+    return draw < sigmoid(walkAt(m.latent.walk, this.gridAt(Math.min(this.clock.now(), m.story.closeMs)), latentStep)) ? 'yes' : 'no';
   }
 
   /** The question's probability now (before the provider's own deviation). */

@@ -60,7 +60,8 @@ const COMPANIES = ['OpenAI', 'Apple', 'Google', 'Nvidia', 'Tesla', 'Meta'];
 const PRODUCTS = ['a new model', 'a new phone', 'a humanoid robot', 'a new chip', 'smart glasses'];
 const SHOWS = ['the Oscars', 'the Grammys', 'the Emmys', 'Eurovision'];
 const FILMS = ['Dune Part Three', 'The Long Night', 'Paper Moons', 'Saltwater', 'Red Orchard'];
-const CRYPTO = ['SOL', 'JUP', 'BONK', 'WIF'];
+/** The venue's own SOL price resolves the crypto windows (one price walk, which every product reads anyway). */
+const CRYPTO = ['SOL'];
 
 /** The story at `index` of the schedule starting at `epochMs`: the same seed and index always give the same story. */
 export function storyAt(seed: number | string, epochMs: number, index: number, usd: (symbol: string) => number | undefined): Story {

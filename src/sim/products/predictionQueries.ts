@@ -1,8 +1,9 @@
 import type { Reply } from './common.js';
 import { predictionError, type PredictionDesk } from './prediction.js';
 import type { SimEvent } from './predictionMarkets.js';
+import { marketResultAddress } from './predictionProgram.js';
 import type { EventsQuery, OwnerListQuery } from './predictionRequests.js';
-import { eventView, historyView, isLive, marketView, orderbookView, orderStatusView, orderView, positionView } from './predictionViews.js';
+import { eventView, historyView, isLive, marketView, orderbookView, orderStatusView, orderView, positionView, type MarketResultPubkey } from './predictionViews.js';
 
 /** Rows of a list page when the query gives no `end`. */
 const PAGE = 20;
@@ -53,7 +54,7 @@ export class PredictionQueries {
       const dir = q.sortDirection === 'desc' ? -1 : 1;
       events = events.sort((a, b) => dir * ((a.story.beginMs ?? a.story.openMs) - (b.story.beginMs ?? b.story.openMs)));
     }
-    return this.page(events, q.start, q.end, (e) => eventView(book, e, now, q.includeMarkets ?? false));
+    return this.page(events, q.start, q.end, (e) => eventView(book, e, now, q.includeMarkets ?? false, this.resultPubkey));
   }
 
   /** GET /events/search: active events whose title holds every word of the query. */
@@ -61,14 +62,14 @@ export class PredictionQueries {
     this.desk.refresh();
     const words = query.toLowerCase().split(/\s+/).filter(Boolean);
     const hits = this.active(provider).filter((e) => words.every((w) => `${e.story.title} ${e.story.series}`.toLowerCase().includes(w)));
-    return this.page(hits, 0, limit ?? 10, (e) => eventView(this.desk.markets, e, this.now(), true));
+    return this.page(hits, 0, limit ?? 10, (e) => eventView(this.desk.markets, e, this.now(), true, this.resultPubkey));
   }
 
   /** GET /events/{eventId}, with its markets unless `includeMarkets=false`. */
   event(eventId: string, includeMarkets = true): Reply {
     this.desk.refresh();
     const e = this.desk.markets.event(eventId);
-    return e ? { status: 200, body: eventView(this.desk.markets, e, this.now(), includeMarkets) } : predictionError(404, `Event not found: ${eventId}`, 'event_not_found', 'eventId');
+    return e ? { status: 200, body: eventView(this.desk.markets, e, this.now(), includeMarkets, this.resultPubkey) } : predictionError(404, `Event not found: ${eventId}`, 'event_not_found', 'eventId');
   }
 
   /** GET /events/{eventId}/markets. */
@@ -76,7 +77,7 @@ export class PredictionQueries {
     this.desk.refresh();
     const e = this.desk.markets.event(eventId);
     if (!e) return predictionError(404, `Event not found: ${eventId}`, 'event_not_found', 'eventId');
-    return this.page(e.markets, start, end, (m) => marketView(this.desk.markets, m));
+    return this.page(e.markets, start, end, (m) => marketView(this.desk.markets, m, this.resultPubkey));
   }
 
   /** GET /markets/{marketId} (and /events/{eventId}/markets/{marketId}, which must agree on the event). */
@@ -84,7 +85,7 @@ export class PredictionQueries {
     this.desk.refresh();
     const m = this.desk.markets.market(marketId);
     if (!m || (eventId !== undefined && m.eventId !== eventId)) return predictionError(404, `Market not found: ${marketId}`, 'market_not_found', 'marketId');
-    return { status: 200, body: marketView(this.desk.markets, m) };
+    return { status: 200, body: marketView(this.desk.markets, m, this.resultPubkey) };
   }
 
   /** GET /orderbook/{marketId}. */
@@ -148,6 +149,13 @@ export class PredictionQueries {
     const keeper = this.desk.venue.keeper.publicKey.toBase58();
     return this.page(rows, q.start, q.end, (r) => historyView(this.desk.markets, r, keeper, this.now()));
   }
+
+  /** A settled market's result account (the keeper writes it when it settles the market), once it is on chain. */
+  private readonly resultPubkey: MarketResultPubkey = (m) => {
+    if (m.status !== 'closed') return null;
+    const { address } = marketResultAddress(m.marketId);
+    return this.desk.venue.chain.account(address) ? address.toBase58() : null;
+  };
 
   private active(provider: EventsQuery['provider']): SimEvent[] {
     // Jupiter Forecast (`bisonfi`) is not simulated: it lists nothing.

@@ -23,7 +23,12 @@ export const createOrderBody = z.object({
   depositMint: addressParam.optional(),
   contracts: digits.optional(),
   contractsMicro: digits.optional(),
-  contractsDecimal: z.string().regex(/^\d+(\.\d{1,6})?$/, 'must be a decimal with at most 6 places').optional(),
+  // A string or a number (CreateOrderRequest: anyOf string, number).
+  contractsDecimal: z
+    .union([z.string(), z.number().nonnegative()])
+    .transform(String)
+    .pipe(z.string().regex(/^\d+(\.\d{1,6})?$/, 'must be a decimal with at most 6 places'))
+    .optional(),
   maxBuyPriceUsd: priceLimit.optional(),
   minSellPriceUsd: priceLimit.optional(),
   skipSigning: z.boolean().optional(),

@@ -28,8 +28,11 @@ export function isLive(s: SimEvent['story'], now: number): boolean {
   return s.beginMs !== null && s.beginMs <= now && now < s.closeMs;
 }
 
+/** The address of a settled market's result account on chain, or null while it has none. */
+export type MarketResultPubkey = (m: SimMarket) => string | null;
+
 /** One event, with its markets when asked. */
-export function eventView(book: MarketBook, e: SimEvent, now: number, includeMarkets: boolean): Record<string, unknown> {
+export function eventView(book: MarketBook, e: SimEvent, now: number, includeMarkets: boolean, resultPubkey: MarketResultPubkey): Record<string, unknown> {
   const s = e.story;
   const volume = e.markets.reduce((t, m) => t + book.volume(m), 0n);
   const volume24 = e.markets.reduce((t, m) => t + book.volume(m, 86_400_000), 0n);
@@ -41,7 +44,7 @@ export function eventView(book: MarketBook, e: SimEvent, now: number, includeMar
     subcategory: s.subcategory,
     tags: s.tags,
     metadata: eventMetadata(e, now),
-    ...(includeMarkets ? { markets: e.markets.map((m) => marketView(book, m)) } : {}),
+    ...(includeMarkets ? { markets: e.markets.map((m) => marketView(book, m, resultPubkey)) } : {}),
     volumeUsd: volume.toString(),
     volume24hr: volume24.toString(),
     liveScore: null,
@@ -52,7 +55,7 @@ export function eventView(book: MarketBook, e: SimEvent, now: number, includeMar
 }
 
 /** One market, flat (the 2026 shape). */
-export function marketView(book: MarketBook, m: SimMarket): Record<string, unknown> {
+export function marketView(book: MarketBook, m: SimMarket, resultPubkey: MarketResultPubkey): Record<string, unknown> {
   const q = book.quote(m);
   const num = (v: bigint | null) => (v === null ? null : Number(v));
   const resolvedAt = m.latent.resolvedAtMs;
@@ -67,7 +70,7 @@ export function marketView(book: MarketBook, m: SimMarket): Record<string, unkno
     openTime: seconds(m.story.openMs),
     closeTime: seconds(m.story.closeMs),
     resolveAt: resolvedAt === null ? null : iso(resolvedAt),
-    marketResultPubkey: null,
+    marketResultPubkey: resultPubkey(m),
     imageUrl: imageUrl(m.story.slug),
     rulesPrimary: m.question.strike
       ? `Resolves YES if ${m.question.strike.symbol} trades above $${m.question.strike.usd} at ${iso(m.story.closeMs)} on the venue's price feed.`
@@ -101,10 +104,10 @@ export function marketMetadata(book: MarketBook, m: SimMarket): Record<string, u
 
 /**
  * GET /orderbook/{marketId}: bids of each side, ascending by price, in cents and in dollars (the YES asks are the
- * NO bids seen from the other side).
+ * NO bids seen from the other side). Sizes are contracts and may be fractional (a fill takes 0.01-contract steps).
  */
 export function orderbookView(book: MarketBook, m: SimMarket): Record<string, unknown> {
-  const side = (isYes: boolean) => book.levels(m, isYes, false).map((l) => ({ cents: Number(l.price / 10_000n), size: Number(l.contracts / MICRO) })).reverse();
+  const side = (isYes: boolean) => book.levels(m, isYes, false).map((l) => ({ cents: Number(l.price / 10_000n), size: Number(l.contracts) / Number(MICRO) })).reverse();
   const yes = side(true);
   const no = side(false);
   const dollars = (ls: Array<{ cents: number; size: number }>) => ls.map((l) => [(l.cents / 100).toFixed(4), l.size]);

@@ -211,7 +211,8 @@ export class Venue {
   settle(tx: VersionedTransaction, ticket?: Ticket): SubmitOutcome {
     const now = this.clock.now();
     this.tickets.prune(now);
-    const t = ticket ?? this.tickets.match(tx, now);
+    // A ticket handed in by a desk (which matched the bytes it built) is held to the same rule as one found here.
+    const t = ticket ? (this.tickets.covers(ticket, tx) ? ticket : undefined) : this.tickets.match(tx, now);
     if (!t) return this.chain.submit(tx);
     const known = this.chain.signatureStatus(txId(tx));
     if (known) return { kind: 'duplicate', signature: txId(tx), status: known };

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { VersionedTransaction, type Keypair } from '@solana/web3.js';
+import { PublicKey, TransactionMessage, VersionedTransaction, type Keypair } from '@solana/web3.js';
+import { createTransferCheckedInstruction, getAssociatedTokenAddressSync } from '@solana/spl-token';
 import { createJupiterClient, type JupiterClient } from '../../src/jupiter/client.js';
 import { MarketNotSettledError } from '../../src/jupiter/prediction/errors.js';
 import type { Market } from '../../src/jupiter/prediction/market.js';
@@ -145,5 +146,50 @@ describe('prediction markets on the simulator', { timeout: 60_000 }, () => {
     expect((await jup.prediction.getPredictionOrderStatus({ orderPubkey: build.order.orderPubkey! })).status).toBe('filled');
     const [pos] = (await jup.prediction.getPredictionPositions({ ownerPubkey: owner, marketId: m.marketId })).data;
     expect(pos!.contractsMicro).toBe(build.order.contractsMicro);
+  });
+
+  it('does not co-sign an owner transaction that adds its own move out of the vault beside the venue instructions', async () => {
+    const m = await tradableMarket();
+    const w = await fundedWallet(sim, 1_000_000_000n, [[USDC, 10_000_000n]]);
+    const owner = w.publicKey.toBase58();
+    const build = await jup.prediction.createPredictionOrder({ isBuy: true, ownerPubkey: owner, marketId: m.marketId, isYes: true, depositAmount: 10_000_000n });
+    await send(build.transaction, w);
+    // Another owner's position on a market still open: its dollars sit in the same vault.
+    const other = await fundedWallet(sim, 1_000_000_000n, [[USDC, 30_000_000n]]);
+    const open = (await jup.prediction.getEvents({ includeMarkets: true, category: 'economics' })).data.flatMap((e) => e.markets).find((x) => x.isTradable && x.pricing.buyNoPriceUsd !== null)!;
+    const held = await jup.prediction.createPredictionOrder({ isBuy: true, ownerPubkey: other.publicKey.toBase58(), marketId: open.marketId, isYes: false, depositAmount: 30_000_000n });
+    await send(held.transaction, other);
+    await control(sim, '/orders/fill', {});
+    await control(sim, '/prediction/resolve', { marketId: m.marketId, result: 'yes' });
+    const claim = await jup.prediction.claimPredictionPosition({ positionPubkey: build.order.positionPubkey, ownerPubkey: owner });
+    const vault = (await control<{ escrows: Array<{ address: string; product: string; authority: string; wallet: string; mint: string; amount: string }> }>(sim, '/escrows', undefined, 'GET')).escrows.find((e) => e.product === 'prediction' && e.authority === e.wallet && e.mint === USDC)!;
+    const keeper = new PublicKey((await control<{ coSigners: string[] }>(sim, '/venue', undefined, 'GET')).coSigners[1]!);
+
+    // Two ways to take more than the claim: a second copy of its payment out of the vault (the keeper is the vault's
+    // delegate), and a transfer of everything else the vault holds, other owners' dollars.
+    const rest = BigInt(vault.amount) - claim.position.payoutAmountUsd;
+    expect(rest).toBeGreaterThan(0n);
+    const tx = VersionedTransaction.deserialize(Buffer.from(claim.transaction, 'base64'));
+    const payment = TransactionMessage.decompile(tx.message).instructions.at(-1)!;
+    const greedy = [payment, createTransferCheckedInstruction(new PublicKey(vault.address), new PublicKey(USDC), getAssociatedTokenAddressSync(new PublicKey(USDC), w.publicKey), keeper, rest, 6)].map((extra) => {
+      const message = TransactionMessage.decompile(tx.message);
+      message.instructions.push(extra);
+      const signed = new VersionedTransaction(message.compileToV0Message());
+      signed.sign([w]);
+      return signed;
+    });
+    const before = await usdc(w);
+    for (const t of greedy) {
+      await expect(rpc.send(t.serialize())).rejects.toThrow(/signature/i);
+      const execute = await fetch(`${sim.url}/prediction/v1/execute`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ signedTransaction: Buffer.from(t.serialize()).toString('base64') }) });
+      expect(execute.status).toBe(400);
+    }
+    expect(await usdc(w)).toBe(before);
+    const vaultNow = (await control<{ escrows: Array<{ address: string; amount: string }> }>(sim, '/escrows', undefined, 'GET')).escrows.find((e) => e.address === vault.address)!;
+    expect(vaultNow.amount).toBe(vault.amount);
+
+    // The claim as built still lands and pays what it says.
+    await send(claim.transaction, w);
+    expect((await usdc(w)) - before).toBe(claim.position.payoutAmountUsd);
   });
 });

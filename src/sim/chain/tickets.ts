@@ -59,9 +59,10 @@ export class TicketBook {
   /**
    * The live ticket whose every required instruction appears in the transaction, if any. At most one ticket per
    * transaction: a transaction bundling two trades is not something the venue ever builds. An instruction that names
-   * the ticket's co-signer must be one of its required instructions: the co-signer's signature covers the whole
-   * transaction, and an instruction added beside the ticket's (a transfer out of an escrow the keeper is the delegate
-   * of, say) must not borrow it. On chain the program moves such funds by CPI only; nobody can append that.
+   * the ticket's co-signer must be one of its required instructions, each used once: the co-signer's signature covers
+   * the whole transaction, and an instruction added beside the ticket's (a transfer out of an escrow the keeper is the
+   * delegate of, say, or a second copy of the ticket's own payment) must not borrow it. On chain the program moves such
+   * funds by CPI only; nobody can append that.
    */
   match(tx: VersionedTransaction, nowMs: number): Ticket | undefined {
     const instructions = instructionsOf(tx).map((ix) => ({ ix, hash: instructionHash(ix) }));
@@ -70,11 +71,16 @@ export class TicketBook {
       const id = this.byInstruction.get(h);
       const t = id === undefined ? undefined : this.tickets.get(id);
       if (!t || t.expiresAtMs < nowMs || !t.required.every((r) => hashes.has(r))) continue;
-      const cosigner = t.cosigner.publicKey;
-      const borrowed = instructions.some(({ ix, hash }) => !t.required.includes(hash) && ix.keys.some((k) => k.pubkey.equals(cosigner)));
-      return borrowed ? undefined : t;
+      return borrows(t, instructions) ? undefined : t;
     }
     return undefined;
+  }
+
+  /** Whether a ticket may co-sign a transaction: all its instructions there, none borrowing its co-signer (see match). */
+  covers(t: Ticket, tx: VersionedTransaction): boolean {
+    const instructions = instructionsOf(tx).map((ix) => ({ ix, hash: instructionHash(ix) }));
+    const hashes = new Set(instructions.map((i) => i.hash));
+    return t.required.every((r) => hashes.has(r)) && !borrows(t, instructions);
   }
 
   /** Voids a ticket (after it settled, or when its order was replaced). */
@@ -89,4 +95,20 @@ export class TicketBook {
   prune(nowMs: number): void {
     for (const t of [...this.tickets.values()]) if (t.expiresAtMs < nowMs) this.consume(t.id);
   }
+}
+
+/**
+ * Whether an instruction naming the ticket's co-signer is left over once each of the ticket's own is used once: an
+ * added one, or a copy of the ticket's own payment.
+ */
+function borrows(t: Ticket, instructions: ReadonlyArray<{ ix: TransactionInstruction; hash: string }>): boolean {
+  const cosigner = t.cosigner.publicKey;
+  const allowed = new Map<string, number>();
+  for (const r of t.required) allowed.set(r, (allowed.get(r) ?? 0) + 1);
+  return instructions.some(({ ix, hash }) => {
+    if (!ix.keys.some((k) => k.pubkey.equals(cosigner))) return false;
+    const left = allowed.get(hash) ?? 0;
+    allowed.set(hash, left - 1);
+    return left <= 0;
+  });
 }

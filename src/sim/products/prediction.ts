@@ -248,20 +248,20 @@ export class PredictionDesk {
     const limit = b.minSellPriceUsd ?? clampPrice(floorCent((levels[0]!.price * BigInt(10_000 - slippageBps)) / 10_000n));
     const parts = walk(levels.filter((l) => l.price >= limit), contracts) ?? [];
     const gross = walkCost(parts);
-    const o = this.newOrder(owner, p, false, 0n, contracts, limit);
+    const o = this.newOrder(owner, p, false, 0n, contracts, limit, slippageBps);
     const basis = p.contracts === 0n ? 0n : (p.totalCostUsd * contracts) / p.contracts;
     return this.orderReply(o, contracts, gross, fillFee(parts), p.contracts - contracts, p.totalCostUsd - basis);
   }
 
   /** A new order: its account written and (buys) its escrow opened before the owner signs, as the program would. */
-  private newOrder(owner: PublicKey, position: SimPosition, isBuy: boolean, deposit: bigint, contracts: bigint, limit: bigint): SimPredictionOrder {
+  private newOrder(owner: PublicKey, position: SimPosition, isBuy: boolean, deposit: bigint, contracts: bigint, limit: bigint, slippageBps = ORDER_SLIPPAGE_BPS): SimPredictionOrder {
     const now = this.venue.clock.now();
     const externalOrderId = randomBytes(16).toString('hex');
     const key = orderAddress(owner, externalOrderId).address;
     const o: SimPredictionOrder = {
       key, address: key.toBase58(), owner, position, isBuy, externalOrderId, orderId: `order-${this.nextOrderId++}`,
       escrow: isBuy ? this.escrows.openEscrow('prediction', key, position.mint, owner) : null,
-      deposit, remaining: deposit, contracts, filledContracts: 0n, costUsd: 0n, feeUsd: 0n, limit, slippageBps: ORDER_SLIPPAGE_BPS, phase: 'pending',
+      deposit, remaining: deposit, contracts, filledContracts: 0n, costUsd: 0n, feeUsd: 0n, limit, slippageBps, phase: 'pending',
       createdAtMs: now, updatedAtMs: now, filledAtMs: null, fillFromMs: Infinity, expiresAtMs: Infinity, holdUntilMs: 0, pendingUntilMs: now, events: [], requestId: requestId(now),
     };
     this.writeOrder(o);

@@ -125,10 +125,11 @@ export class PredictionKeeper implements ProductKeeper {
     this.unclaimed.delete(p);
     p.claimed = true;
     p.claimedUsd = p.contracts;
-    p.realizedPnlUsd += p.contracts - p.totalCostUsd;
+    const realized = p.contracts - p.totalCostUsd - p.feesPaidUsd;
+    p.realizedPnlUsd += realized;
     p.updatedAtMs = now;
     this.desk.writePosition(p);
-    this.row(p, null, 'payout_claimed', signature, slot, { contractsSettled: p.contracts, payoutAmountUsd: p.contracts, transferAmountToken: p.contracts, realizedPnl: p.contracts - p.totalCostUsd });
+    this.row(p, null, 'payout_claimed', signature, slot, { contractsSettled: p.contracts, payoutAmountUsd: p.contracts, transferAmountToken: p.contracts, realizedPnl: realized });
   }
 
   private settleMarket(m: SimMarket): number {
@@ -193,16 +194,20 @@ export class PredictionKeeper implements ProductKeeper {
     o.remaining = left;
     o.filledAtMs = now;
     o.updatedAtMs = now;
-    p.feesPaidUsd += fee;
     let realized: bigint | null = null;
     if (o.isBuy) {
+      // The entry fee stays with the contracts held (the program's Position.fees_paid_usd) until they are sold or settled.
       p.contracts += contracts;
       p.totalCostUsd += usd;
+      p.feesPaidUsd += fee;
     } else {
+      // The sold contracts take their share of the cost basis and of the entry fees into the realized P&L.
       const basis = (p.totalCostUsd * contracts) / p.contracts;
-      realized = usd - fee - basis;
+      const entryFees = (p.feesPaidUsd * contracts) / p.contracts;
+      realized = usd - fee - basis - entryFees;
       p.realizedPnlUsd += realized;
       p.totalCostUsd -= basis;
+      p.feesPaidUsd -= entryFees;
       p.contracts -= contracts;
       p.reserved -= contracts;
     }
@@ -230,16 +235,17 @@ export class PredictionKeeper implements ProductKeeper {
     return 1;
   }
 
-  /** A position on the losing side: closed, its contracts' dollars back to the market maker. */
+  /** A position on the losing side: closed (its account too), its contracts' dollars back to the market maker. */
   private closeLost(p: SimPosition): number {
     const { desk } = this;
     const record: LedgerRecord = { kind: 'prediction-close', wallet: p.owner.toBase58(), requestId: null, inputMint: null, inputAmount: null, outputMint: p.mint.mint, outputAmount: 0n };
     const signature = desk.escrows.submitKeeper(desk.tx.closeLost(p), record);
+    const realized = -(p.totalCostUsd + p.feesPaidUsd);
     p.lost = true;
-    p.realizedPnlUsd -= p.totalCostUsd;
+    p.realizedPnlUsd += realized;
     p.updatedAtMs = desk.venue.clock.now();
-    desk.writePosition(p);
-    this.row(p, null, 'position_lost', signature, desk.venue.clock.slot(), { contractsSettled: p.contracts, payoutAmountUsd: 0n, realizedPnl: -p.totalCostUsd });
+    desk.escrows.closeState(p.key);
+    this.row(p, null, 'position_lost', signature, desk.venue.clock.slot(), { contractsSettled: p.contracts, payoutAmountUsd: 0n, realizedPnl: realized });
     return 1;
   }
 

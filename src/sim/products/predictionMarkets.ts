@@ -160,8 +160,9 @@ export class MarketBook {
   }
 
   /**
-   * The levels a taker meets, best first: a buy of YES takes the NO bids (at 1 - their price), a sell of YES hits the
-   * YES bids; likewise for NO. Depth renews every price step; what fills took this step is gone.
+   * The levels a taker meets, best first. The book is two sides of resting bids, YES and NO: a buy of YES takes the
+   * NO bids (at 1 - their price) and a sell of NO hits the same NO bids; a buy of NO and a sell of YES meet the YES
+   * bids. Depth renews every price step; what fills took this step is gone for both who meet it.
    */
   levels(m: SimMarket, isYes: boolean, isBuy: boolean): Level[] {
     const q = this.quote(m);
@@ -172,7 +173,7 @@ export class MarketBook {
     for (let i = 0; i < BOOK_LEVELS; i += 1) {
       const price = isBuy ? top + BigInt(i) * CENT : top - BigInt(i) * CENT;
       if (price < CENT || price > 99n * CENT) break;
-      const size = this.depth(m, step, isYes, isBuy, i) - this.taken(m, step, `${isYes}:${isBuy}:${price}`);
+      const size = this.depth(m, step, restingSide(isYes, isBuy), i) - this.taken(m, step, restingKey(isYes, isBuy, price));
       if (size > 0n) out.push({ price, contracts: size });
     }
     return out;
@@ -181,7 +182,7 @@ export class MarketBook {
   /** Records contracts taken at a level this step (a fill), and the traded volume. */
   take(m: SimMarket, isYes: boolean, isBuy: boolean, level: Level, contracts: bigint): void {
     const step = this.stepAt(this.clock.now());
-    const key = `${isYes}:${isBuy}:${level.price}`;
+    const key = restingKey(isYes, isBuy, level.price);
     m.consumed.taken.set(key, this.taken(m, step, key) + contracts);
     m.tradedMicroUsd += (contracts * level.price) / 1_000_000n;
   }
@@ -281,9 +282,9 @@ export class MarketBook {
     return sigmoid(logit(p) + walkAt(m.deviation, this.gridAt(this.clock.now()), deviationStep));
   }
 
-  /** Size of a book level (micro-contracts) at a step: seeded by market, step and level, larger for busy stories. */
-  private depth(m: SimMarket, step: number, isYes: boolean, isBuy: boolean, level: number): bigint {
-    const h = createHash('sha256').update(`${this.seed}:${m.marketId}:${step}:${isYes}:${isBuy}:${level}`).digest();
+  /** Size of a level of resting bids (micro-contracts) at a step: seeded by market, step, side and level, larger for busy stories. */
+  private depth(m: SimMarket, step: number, side: 'yes' | 'no', level: number): bigint {
+    const h = createHash('sha256').update(`${this.seed}:${m.marketId}:${step}:${side}:${level}`).digest();
     const contracts = Math.floor((50 + (h.readUInt32LE(0) % 2_000)) * Math.min(4, Math.max(0.25, m.story.activity)));
     return BigInt(contracts) * 1_000_000n;
   }
@@ -301,6 +302,16 @@ export class MarketBook {
   private stepAt(ms: number): number {
     return Math.floor((ms - this.epochMs) / PRICE_STEP_MS);
   }
+}
+
+/** The side of resting bids a taker meets: YES buys and NO sells meet the NO bids, the others the YES bids. */
+function restingSide(isYes: boolean, isBuy: boolean): 'yes' | 'no' {
+  return isYes === isBuy ? 'no' : 'yes';
+}
+
+/** The key of a resting bid level, by its side and its own price (a buyer's price is 1 - the bid). */
+function restingKey(isYes: boolean, isBuy: boolean, price: bigint): string {
+  return `${restingSide(isYes, isBuy)}:${isBuy ? 1_000_000n - price : price}`;
 }
 
 /** One step of a question's log-odds: a random walk with the daily volatility, kept off the extremes. */

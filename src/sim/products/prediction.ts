@@ -339,7 +339,9 @@ export class PredictionDesk {
     const { address: key } = positionAddress(owner, m.marketId, isYes);
     const known = this.positions.get(key.toBase58());
     if (known && !known.claimed && !known.lost) {
-      if (known.mint.mint !== token.mint && (known.contracts > 0n || known.openOrders > 0)) return `This position settles in ${known.mint.symbol}; deposit ${known.mint.symbol}`;
+      // Its stable is fixed while it holds contracts or has an order, landed or not (a built order's escrow is open).
+      const busy = known.contracts > 0n || [...this.live].some((o) => o.position === known);
+      if (known.mint.mint !== token.mint && busy) return `This position settles in ${known.mint.symbol}; deposit ${known.mint.symbol}`;
       known.mint = token;
       return known;
     }

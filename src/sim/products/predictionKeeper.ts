@@ -25,18 +25,29 @@ export class PredictionKeeper implements ProductKeeper {
 
   constructor(private readonly desk: PredictionDesk) {}
 
+  /** Does what is due; one failing action (thrown once all were tried) does not hold up the others. */
   tick(now: number): number {
-    let done = this.resolve(this.desk.markets.advance());
+    let done = 0;
+    let failure: Error | undefined;
+    const attempt = (act: () => number) => {
+      try {
+        done += act();
+      } catch (err) {
+        failure ??= err instanceof Error ? err : new Error(String(err));
+      }
+    };
+    attempt(() => this.resolve(this.desk.markets.advance()));
     for (const o of [...this.desk.live]) {
       if (o.phase === 'pending' && now > o.pendingUntilMs) this.abandon(o);
       if (o.phase !== 'open' || o.holdUntilMs > now) continue;
-      if (now >= o.expiresAtMs) done += this.expire(o);
-      else if (now >= o.fillFromMs && this.fill(o)) done += 1;
+      if (now >= o.expiresAtMs) attempt(() => this.expire(o));
+      else if (now >= o.fillFromMs) attempt(() => (this.fill(o) ? 1 : 0));
     }
     for (const p of [...this.unclaimed]) {
       if (!this.claimable(p)) this.unclaimed.delete(p);
-      else if (now >= p.market.latent.resolvedAtMs! + AUTO_CLAIM_MS && p.claimHoldUntilMs <= now) done += this.autoClaim(p);
+      else if (now >= p.market.latent.resolvedAtMs! + AUTO_CLAIM_MS && p.claimHoldUntilMs <= now) attempt(() => this.autoClaim(p));
     }
+    if (failure) throw failure;
     return done;
   }
 

@@ -1,4 +1,5 @@
 import { execFileSync, spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { ROOT } from '../helpers/keeper.js';
 import { LEVEL } from '../helpers/e2e.js';
@@ -30,12 +31,30 @@ function descendants(pid: number): number[] {
   return children.flatMap((c) => [c, ...descendants(c)]);
 }
 
+/** A process's state and command line, as ps shows them. */
+function describeProcess(pid: number): string {
+  try {
+    return `${pid} ${execFileSync('ps', ['-o', 'stat=,args=', '-p', String(pid)], { encoding: 'utf8' }).trim()}`;
+  } catch {
+    return `${pid} (gone)`;
+  }
+}
+
+/**
+ * Whether a process still runs. A zombie does not: it has exited and only waits to be reaped. (tsx's esbuild
+ * service exits with the keeper and is handed to pid 1, which in a container may never reap it.)
+ */
 function alive(pid: number): boolean {
   try {
     process.kill(pid, 0);
-    return true;
   } catch {
     return false;
+  }
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z';
+  } catch {
+    return false; // gone between the two looks
   }
 }
 
@@ -89,7 +108,8 @@ describe('npm start', () => {
       expect(exitedAt! - signalledAt).toBeLessThanOrEqual(STOP_WITHIN_MS);
       // Nothing of the keeper is left running (an orphaned keeper would keep trading).
       await Promise.race([closed, new Promise((r) => setTimeout(r, 5_000))]);
-      expect(keeperPids.filter(alive)).toEqual([]);
+      const left = keeperPids.filter(alive);
+      expect(left, `still running: ${left.map(describeProcess).join('; ')}`).toEqual([]);
 
       const started = logs.find((l) => l.msg === 'keeper started');
       expect(started, tail()).toBeDefined();

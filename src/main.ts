@@ -1,6 +1,8 @@
 import type { KeeperConfig } from './config/load.js';
 import { evaluate } from './engine/evaluate.js';
 import { windowOf } from './engine/ids.js';
+import { recordLanding } from './engine/landings.js';
+import { watchLossesOnSnapshots } from './engine/risk.js';
 import type { Watches } from './sdk/strategy.js';
 import { buildTransaction } from './execution/build.js';
 import { Executor } from './execution/executor.js';
@@ -152,9 +154,12 @@ async function wireKeeper(o: KeeperOptions, opened: Closer[]): Promise<RunningKe
   if (o.role !== 'scheduler') {
     workers = new KeeperWorkers(
       {
-        feed: (feed) => {
+        feed: async (feed) => {
           if (feed === 'market') return feeds.refreshMarket([...watched.mints]);
-          if (feed === 'wallet') return feeds.refreshWallet(o.wallet.address);
+          if (feed === 'wallet') {
+            await feeds.refreshWallet(o.wallet.address);
+            return watchLossesOnSnapshots(snapshotSource(snapshots), config.risk, risk, logger.child({ component: 'risk' }), Date.now());
+          }
           return feeds.refreshPrediction([...watched.categories], [...watched.markets]);
         },
         evaluate: async (id, at) => {
@@ -164,7 +169,7 @@ async function wireKeeper(o: KeeperOptions, opened: Closer[]): Promise<RunningKe
             return undefined;
           }
           const window = windowOf(at, 'every' in instance.schedule ? instance.schedule.every : undefined);
-          return evaluate({ id: instance.id, definition: instance.definition, params: instance.params }, window, Date.now(), {
+          return evaluate({ id: instance.id, definition: instance.definition, params: instance.params, dailyBudgetUsd: instance.dailyBudgetUsd }, window, Date.now(), {
             snapshots: snapshotSource(snapshots),
             ledger: intentLedger(intents),
             states,
@@ -180,7 +185,9 @@ async function wireKeeper(o: KeeperOptions, opened: Closer[]): Promise<RunningKe
         },
         execute: async (id, signal) => {
           const result = await executor.execute(id, signal);
-          if (result.state === 'landed' && !result.superseded) await recordFill(id, intents, snapshots, pnl, logger);
+          if (result.state === 'landed' && !result.superseded) {
+            await recordLanding(id, { intent: (i) => intents.get(i), market: () => snapshots.read('market'), feeOf: (sig) => rpc.transactionFee(sig), recordFee: (i, fee, at) => risk.recordFee(i, fee, at), recordFill: (inst, fill) => pnl.recordFill(inst, fill), logger: logger.child({ component: 'landings' }) }, Date.now());
+          }
           return result;
         },
         reconcile: () => reconcile(intents, queues.execute, logger.child({ component: 'reconciler' }), config.execution.reconcileEvery),
@@ -239,34 +246,4 @@ export function venueUrls(config: KeeperConfig, venueUrl: string | undefined): {
   const rpcUrl = config.venue.rpcUrl ?? (config.venue.kind === 'live' ? config.env.SOLANA_RPC_URL : `${base.replace(/\/+$/, '')}/rpc`);
   if (!rpcUrl) throw new KeeperError('RPC_URL', 'halt', 'a live venue needs a Solana RPC endpoint: venue.rpcUrl or SOLANA_RPC_URL');
   return { venueUrl: base, rpcUrl };
-}
-
-async function recordFill(id: string, intents: IntentStore, snapshots: SnapshotStore, pnl: PnlStore, logger: Logger): Promise<void> {
-  const rec = await intents.get(id);
-  const market = await snapshots.read('market');
-  if (!rec || rec.intent.kind !== 'swap' || !market) return;
-  const r = rec.result ?? {};
-  const q = rec.quote ?? {};
-  const inAmount = toBig(r.inAmount) ?? toBig(q.inAmount) ?? rec.intent.amount;
-  const outAmount = toBig(r.outAmount) ?? toBig(q.outAmount);
-  const pin = market.prices[rec.intent.inputMint];
-  const pout = market.prices[rec.intent.outputMint];
-  if (outAmount === undefined || !pin || !pout) {
-    logger.debug({ intent: id }, 'no prices for both legs; P&L not recorded for this fill');
-    return;
-  }
-  await pnl.recordFill(rec.instance, {
-    inputMint: rec.intent.inputMint,
-    inAmount,
-    inUsd: (Number(inAmount) / 10 ** pin.decimals) * pin.usd,
-    outputMint: rec.intent.outputMint,
-    outAmount,
-    outUsd: (Number(outAmount) / 10 ** pout.decimals) * pout.usd,
-  });
-}
-
-function toBig(v: unknown): bigint | undefined {
-  if (typeof v === 'bigint') return v;
-  if (typeof v === 'string' && /^\d+$/.test(v)) return BigInt(v);
-  return undefined;
 }

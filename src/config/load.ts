@@ -41,6 +41,8 @@ export interface ConfiguredStrategy {
   schedule: RawKeeperConfig['strategies'][number]['schedule'];
   params: unknown;
   definition: AnyStrategy;
+  /** USD the instance may trade per UTC day, if it has a budget of its own. */
+  dailyBudgetUsd: number | undefined;
 }
 
 /** The validated, frozen configuration of a keeper, with the environment it was read with. */
@@ -111,7 +113,7 @@ export function parseConfig(text: string, file: string, registry: StrategyRegist
   const strategies = parsed.data.strategies.map((inst, i): ConfiguredStrategy => {
     const ok = checked.get(i);
     if (!ok) throw new ConfigError(file, [{ path: `strategies[${i}]`, message: 'not checked' }]); // unreachable: every entry that parses is checked
-    return { id: inst.id, strategy: inst.strategy, enabled: inst.enabled, schedule: inst.schedule, params: ok.params, definition: ok.definition };
+    return { id: inst.id, strategy: inst.strategy, enabled: inst.enabled, schedule: inst.schedule, params: ok.params, definition: ok.definition, dailyBudgetUsd: inst.dailyBudgetUsd };
   });
   const result = { ...parsed.data, file, strategies } as Omit<KeeperConfig, 'env'> & { env?: KeeperEnv };
   // The environment holds the secrets: not enumerable, so logging or serialising the config never includes it.

@@ -91,6 +91,8 @@ export const strategyInstanceSchema = z.strictObject({
   enabled: z.boolean().default(true),
   schedule: scheduleSchema,
   params: z.record(z.string(), z.unknown()).default({}),
+  /** USD this instance may trade per UTC day (its share of risk.maxDailyNotionalUsd); unset: no budget of its own. */
+  dailyBudgetUsd: z.number().positive().max(100_000_000).optional(),
 });
 
 const url = z.string().url();
@@ -115,6 +117,19 @@ export const venueSchema = z.strictObject({
   }).default({ seed: 1, clockSpeed: 1, port: 0 }),
 });
 
+/** A list of tokens by symbol (SOL, USDC, ...) or mint address, resolved to mint addresses. */
+const mintList = z
+  .array(
+    z.string().transform((v, ctx) => {
+      const known = knownBySymbol(v)?.mint;
+      if (known) return known;
+      if (BASE58_ADDRESS.test(v)) return v;
+      ctx.addIssue({ code: 'custom', message: `${JSON.stringify(v)} is not a known symbol (SOL, USDC, ...) or a mint address` });
+      return z.NEVER;
+    }),
+  )
+  .max(1_000);
+
 /** Limits the risk gate enforces before any intent is executed. */
 export const riskSchema = z.strictObject({
   /** Largest USD value of one intent. */
@@ -136,6 +151,22 @@ export const riskSchema = z.strictObject({
   maxPriorityFeeLamports: baseUnits.default(1_000_000n),
   /** Token-2022 mints with a transfer hook or a permanent delegate that may still be traded (refused otherwise). */
   allowToken2022Mints: z.array(z.string().regex(BASE58_ADDRESS, 'expected a mint address')).max(100).default([]),
+  /** Largest USD value the wallet may hold of any one token it buys (stable coins excepted); unset: no cap. */
+  maxPositionUsdPerToken: z.number().positive().max(100_000_000).optional(),
+  /** Largest USD at stake (cost of contracts held plus open buys) in the markets of one prediction event. */
+  maxEventExposureUsd: z.number().positive().max(100_000_000).optional(),
+  /** No new prediction entries (buys) this close to a market's close. */
+  predictionEntryCutoff: duration(0, 7 * 86_400_000).default(300_000),
+  /** Only these tokens may be bought or deposited (symbols or mints); empty: any. */
+  allowMints: mintList.default([]),
+  /** These tokens are never bought or deposited (symbols or mints); selling them out stays allowed. */
+  denyMints: mintList.default([]),
+  /** SOL the wallet may spend on transaction fees (signature and priority) per UTC day, in lamports; unset: no cap. */
+  maxDailyFeeLamports: baseUnits.optional(),
+  /** Fall of the wallet's value (at feed prices) since the first reading of the UTC day that halts trading, in USD. */
+  maxDailyLossUsd: z.number().positive().max(100_000_000).optional(),
+  /** Fall of the wallet's value (at feed prices) from its peak that halts trading, in percent. */
+  maxDrawdownPct: z.number().positive().max(100).optional(),
 });
 
 /** The configuration file. Secrets are never in it: they come from the environment. */

@@ -5,7 +5,7 @@ import type { AnyStrategy } from '../sdk/strategy.js';
 import { buildContext } from './context.js';
 import { intentId, type DecisionWindow } from './ids.js';
 import type { DecisionSummary, Enqueue, IntentLedger, NewIntentRecord, PendingIntentData, RiskCounters, SnapshotSource, StrategyStatePort } from './ports.js';
-import { checkRisk, reserveDaily, type RiskLimits } from './risk.js';
+import { openRiskGate, type RiskLimits } from './risk.js';
 
 /** A strategy threw, returned something that is not a list of valid intents, or too many of them. */
 export class StrategyError extends KeeperError {
@@ -19,6 +19,8 @@ export interface EvaluatedInstance {
   id: string;
   definition: AnyStrategy;
   params: unknown;
+  /** USD the instance may trade per UTC day, if it has a budget of its own. */
+  dailyBudgetUsd?: number | undefined;
 }
 
 /** What evaluation needs. */
@@ -97,16 +99,17 @@ export async function evaluate(instance: EvaluatedInstance, window: DecisionWind
     }
 
     // The gate runs before anything is recorded, so no recorded intent ever skipped it. Its daily reservation is
-    // not returned when the commit is refused below: the daily cap can only get stricter from that, never looser.
+    // keyed by intent id: deciding the same intent again (a refused commit below, a replay after a crash between
+    // reserving and committing) finds it reserved and counts nothing twice.
     const strategy = `${instance.definition.name}@${instance.definition.version}`;
     const records: NewIntentRecord[] = [];
     const notional = new Map<string, number>();
+    const gate = await openRiskGate({ market, wallet, prediction, limits: deps.limits, counters: deps.counters, instance: { id: instance.id, dailyBudgetUsd: instance.dailyBudgetUsd }, now });
     for (const intent of intents) {
       const id = intentId(instance.id, intent, window.id);
-      let verdict = await checkRisk(intent, { market, wallet, limits: deps.limits, counters: deps.counters, now });
-      if (verdict.ok) verdict = await reserveDaily(verdict.notionalUsd, deps.limits, deps.counters, now);
+      const verdict = await gate.check(id, intent);
       if (verdict.ok) notional.set(id, verdict.notionalUsd);
-      const rejection = verdict.ok ? undefined : { code: verdict.code, message: verdict.message };
+      const rejection = verdict.ok ? undefined : { code: verdict.code, rule: verdict.rule, message: verdict.message };
       records.push({ id, instance: instance.id, strategy, intent, createdAt: now, deadline: now + deps.deadlineMs, rejection, windowStart: window.start });
     }
     const decided = records.map((r) => ({ id: r.id, kind: r.intent.kind, state: r.rejection ? ('rejected' as const) : ('planned' as const), reason: r.rejection?.message ?? r.intent.reason }));
@@ -118,7 +121,10 @@ export async function evaluate(instance: EvaluatedInstance, window: DecisionWind
     }
     for (const [i, c] of committed.intents.entries()) {
       const rec = records[i]!;
-      if (c.created && c.state === 'rejected') log.warn({ intent: c.id, code: rec.rejection?.code }, `risk gate rejected: ${rec.rejection?.message ?? ''}`);
+      if (c.created && c.state === 'rejected') {
+        log.warn({ intent: c.id, code: rec.rejection?.code, rule: rec.rejection?.rule }, `risk gate rejected: ${rec.rejection?.message ?? ''}`);
+        if (rec.rejection) await deps.counters.countRefusal(rec.rejection.rule, now);
+      }
       if (c.state !== 'planned') continue;
       await deps.enqueue(c.id);
       if (c.created) log.info({ intent: c.id, kind: rec.intent.kind, notionalUsd: Number((notional.get(c.id) ?? 0).toFixed(2)), reason: rec.intent.reason }, 'intent planned');

@@ -1,5 +1,6 @@
 import { knownByMint } from '../lib/mints.js';
 import type { Intent } from '../sdk/intents.js';
+import { refuse, type RiskRefusal } from './riskRules.js';
 
 /** How the kill switch stops trading: `halt` stops everything new; `reduce-only` lets only position-shrinking intents through. */
 export const KILL_SWITCH_MODES = ['halt', 'reduce-only'] as const;
@@ -39,10 +40,10 @@ export function reducesPosition(intent: Intent): boolean {
 }
 
 /** The verdict of the switch on one intent: undefined to let it through, else the refusal. */
-export function killSwitchVerdict(state: KillSwitchState | null, intent: Intent): { code: string; message: string } | undefined {
+export function killSwitchVerdict(state: KillSwitchState | null, intent: Intent): RiskRefusal | undefined {
   if (!state) return undefined;
-  if (state.mode === 'halt') return { code: 'KILL_SWITCH', message: `trading is halted: ${state.reason}` };
-  if (!reducesPosition(intent)) return { code: 'KILL_SWITCH_REDUCE_ONLY', message: `the kill switch is reduce-only (${state.reason}); this ${intent.kind} does not shrink a position` };
+  if (state.mode === 'halt') return refuse('kill-switch', `trading is halted: ${state.reason}`);
+  if (!reducesPosition(intent)) return refuse('kill-switch-reduce-only', `the kill switch is reduce-only (${state.reason}); this ${intent.kind} does not shrink a position`);
   return undefined;
 }
 

@@ -75,7 +75,7 @@ export interface NewIntentRecord {
   /** Unix ms after which no new attempt is made. */
   deadline: number;
   /** Set when the risk gate refused it: recorded directly in `rejected` with this reason. */
-  rejection?: { code: string; message: string } | undefined;
+  rejection?: { code: string; rule: string; message: string } | undefined;
   /** Start of the window that decided it, unix ms. */
   windowStart: number;
 }
@@ -130,10 +130,32 @@ export interface IntentLedger {
 /** Hands an intent to the execute queue (idempotent: the intent id is the job id). */
 export type Enqueue = (intentId: string) => Promise<void>;
 
-/** Running totals the risk gate keeps (per UTC day). */
+/** Running totals the risk gate keeps (per UTC day), and the kill switch. */
 export interface RiskCounters {
-  /** Adds `usd` to today's notional if the total stays within `limit`; returns whether it did. */
-  reserveNotional(usd: number, limit: number, now: number): Promise<boolean>;
+  /**
+   * Reserves an intent's USD against today's total (`dailyLimit`) and its instance's own budget, if it has one.
+   * Idempotent by intent id: a replay of the same intent (after a crash between reserving and recording, or an
+   * evaluation decided again) is found reserved and adds nothing.
+   */
+  reserveNotional(r: NotionalReservation, now: number): Promise<'ok' | 'daily' | 'budget'>;
+  /** Lamports spent on transaction fees today (recorded when intents land). */
+  dailyFeeLamports(now: number): Promise<bigint>;
+  /** Records the wallet's value; returns its peak and its first reading of the UTC day (this one if it is the first). */
+  observeValue(usd: number, now: number): Promise<{ peakUsd: number; dayStartUsd: number }>;
   /** The kill switch, when engaged (halt, or reduce-only). */
   killSwitch(): Promise<KillSwitchState | null>;
+  /** Counts a refusal of the gate under its rule (today's tally, shown by status). */
+  countRefusal(rule: string, now: number): Promise<void>;
+  /** Engages the kill switch in halt mode unless it is engaged already; returns the switch as it is now. */
+  trip(reason: string, by: string, now: number): Promise<KillSwitchState>;
+}
+
+/** One intent's claim on the daily notional. */
+export interface NotionalReservation {
+  intentId: string;
+  usd: number;
+  dailyLimit: number;
+  instance: string;
+  /** The instance's own daily budget, if it has one. */
+  instanceLimit: number | undefined;
 }

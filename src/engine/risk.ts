@@ -1,58 +1,218 @@
-import { USDC_MINT, WSOL_MINT } from '../lib/mints.js';
+import { knownByMint, USDC_MINT, WSOL_MINT } from '../lib/mints.js';
 import type { Intent } from '../sdk/intents.js';
-import { killSwitchVerdict } from './killSwitch.js';
-import type { MarketData, RiskCounters, WalletData } from './ports.js';
+import type { MarketView } from '../sdk/context.js';
+import { killSwitchVerdict, type KillSwitchState } from './killSwitch.js';
+import type { Logger } from '../lib/logger.js';
+import type { MarketData, PredictionData, RiskCounters, SnapshotSource, WalletData } from './ports.js';
+import { refuse, type RiskRefusal } from './riskRules.js';
+import { walletValueUsd } from './walletValue.js';
 
-/** The limits of the risk gate (config `risk`). */
+/** The limits of the risk gate (config `risk`). Optional limits are off when unset. */
 export interface RiskLimits {
   maxNotionalUsdPerIntent: number;
   maxDailyNotionalUsd: number;
   maxSlippageBps: number;
   minSolReserveLamports: bigint;
   refuseShieldSeverities: readonly string[];
+  maxPositionUsdPerToken?: number | undefined;
+  maxEventExposureUsd?: number | undefined;
+  /** ms before a prediction market's close after which it takes no new buys (0: none). */
+  predictionEntryCutoff?: number | undefined;
+  /** Mints that alone may be bought or deposited; empty: any. */
+  allowMints?: readonly string[] | undefined;
+  denyMints?: readonly string[] | undefined;
+  maxDailyFeeLamports?: bigint | undefined;
+  maxDailyLossUsd?: number | undefined;
+  maxDrawdownPct?: number | undefined;
 }
 
 /** A decision of the gate on one intent. */
-export type RiskVerdict = { ok: true; notionalUsd: number } | { ok: false; code: string; message: string };
+export type RiskVerdict = { ok: true; notionalUsd: number } | RiskRefusal;
 
-const WSOL = WSOL_MINT;
+/** What the gate reads, once per evaluation. */
+export interface RiskInputs {
+  market: MarketData;
+  wallet: WalletData;
+  prediction: PredictionData | undefined;
+  limits: RiskLimits;
+  counters: RiskCounters;
+  /** The instance deciding, and its own daily budget. */
+  instance: { id: string; dailyBudgetUsd?: number | undefined };
+  now: number;
+}
 
 /**
- * The risk gate between decide() and the ledger: the kill switch (halt, or reduce-only), per-intent and daily notional limits, slippage,
- * the SOL reserve, and shield warnings on what would be bought. Rejections are recorded with their reason. The
- * daily notional is reserved separately (reserveDaily), once the intent is known to be new.
+ * The risk gate between decide() and the ledger, opened once per evaluation: it reads the kill switch and today's
+ * fees once, and first checks the wallet's value against the loss limits (a breach trips the kill switch, halting
+ * everything). `check` then rules on each intent in order; what an accepted intent buys counts against the
+ * position and event caps of the intents after it in the same evaluation. Limits come from the config and prices
+ * and balances from the feeds: nothing from the venue's answers to the orders being judged.
  */
-export async function checkRisk(intent: Intent, ctx: { market: MarketData; wallet: WalletData; limits: RiskLimits; counters: RiskCounters; now: number }): Promise<RiskVerdict> {
-  const stopped = killSwitchVerdict(await ctx.counters.killSwitch(), intent);
-  if (stopped) return { ok: false, ...stopped };
-  const { limits, market, wallet } = ctx;
+export async function openRiskGate(inputs: RiskInputs): Promise<{ check(intentId: string, intent: Intent): Promise<RiskVerdict> }> {
+  const { limits, counters, now } = inputs;
+  const tripped = await watchLosses(inputs);
+  const killSwitch = tripped ?? (await counters.killSwitch());
+  const feesToday = limits.maxDailyFeeLamports !== undefined ? await counters.dailyFeeLamports(now) : 0n;
+  const boughtUsd = new Map<string, number>();
+  const eventUsd = new Map<string, number>();
+  return {
+    async check(intentId, intent) {
+      const stopped = killSwitchVerdict(killSwitch, intent);
+      if (stopped) return stopped;
+      if (limits.maxDailyFeeLamports !== undefined && feesToday >= limits.maxDailyFeeLamports) {
+        return refuse('daily-fee-budget', `${feesToday} lamports were spent on fees today, the daily budget is ${limits.maxDailyFeeLamports}`);
+      }
+      const verdict = checkIntent(intent, inputs, boughtUsd, eventUsd);
+      if (!verdict.ok || verdict.notionalUsd <= 0) return verdict;
+      const reserved = await counters.reserveNotional(
+        { intentId, usd: verdict.notionalUsd, dailyLimit: limits.maxDailyNotionalUsd, instance: inputs.instance.id, instanceLimit: inputs.instance.dailyBudgetUsd },
+        now,
+      );
+      if (reserved === 'daily') return refuse('max-daily-notional', `$${verdict.notionalUsd.toFixed(2)} more would pass today's limit of $${limits.maxDailyNotionalUsd}`);
+      if (reserved === 'budget') return refuse('strategy-budget', `$${verdict.notionalUsd.toFixed(2)} more would pass the daily budget of $${inputs.instance.dailyBudgetUsd} of ${inputs.instance.id}`);
+      countPurchase(intent, verdict.notionalUsd, inputs, boughtUsd, eventUsd);
+      return verdict;
+    },
+  };
+}
+
+/**
+ * The loss limits, on the wallet's value at feed prices: its fall since the first reading of the UTC day
+ * (`maxDailyLossUsd`) and from its peak (`maxDrawdownPct`). A breach engages the kill switch in halt mode with the
+ * figures as its reason; the switch as it is then is returned. Run by the gate and after every wallet refresh.
+ */
+export async function watchLosses(inputs: Pick<RiskInputs, 'market' | 'wallet' | 'prediction' | 'limits' | 'counters' | 'now'>): Promise<KillSwitchState | undefined> {
+  const { limits, counters, now } = inputs;
+  if (limits.maxDailyLossUsd === undefined && limits.maxDrawdownPct === undefined) return undefined;
+  const value = walletValueUsd(inputs.market, inputs.wallet, inputs.prediction);
+  // A wallet holding something the feed cannot price is not valued: a gap in the feed must not trip the switch.
+  if (value.unpriced.length > 0) return undefined;
+  const { peakUsd, dayStartUsd } = await counters.observeValue(value.usd, now);
+  const lossUsd = dayStartUsd - value.usd;
+  if (limits.maxDailyLossUsd !== undefined && lossUsd >= limits.maxDailyLossUsd) {
+    return counters.trip(`daily-loss: the wallet is worth $${value.usd.toFixed(2)}, $${lossUsd.toFixed(2)} below its $${dayStartUsd.toFixed(2)} at the start of the day (limit $${limits.maxDailyLossUsd})`, 'risk:daily-loss', now);
+  }
+  const drawdownPct = peakUsd > 0 ? ((peakUsd - value.usd) / peakUsd) * 100 : 0;
+  if (limits.maxDrawdownPct !== undefined && drawdownPct >= limits.maxDrawdownPct) {
+    return counters.trip(`drawdown: the wallet is worth $${value.usd.toFixed(2)}, ${drawdownPct.toFixed(1)}% below its peak of $${peakUsd.toFixed(2)} (limit ${limits.maxDrawdownPct}%)`, 'risk:drawdown', now);
+  }
+  return undefined;
+}
+
+/**
+ * The loss limits checked on the latest snapshots (after each wallet refresh), so a falling wallet halts trading
+ * even while no strategy is deciding. Logs a trip once, when this call engaged the switch.
+ */
+export async function watchLossesOnSnapshots(snapshots: SnapshotSource, limits: RiskLimits, counters: RiskCounters, logger: Logger, now: number): Promise<void> {
+  const [market, wallet, prediction] = await Promise.all([snapshots.market(), snapshots.wallet(), snapshots.prediction()]);
+  if (!market || !wallet) return;
+  const state = await watchLosses({ market, wallet, prediction, limits, counters, now });
+  if (state && state.at === now && state.by.startsWith('risk:')) logger.error({ rule: state.by.slice('risk:'.length), reason: state.reason }, 'a loss limit tripped the kill switch: trading is halted');
+}
+
+/** The per-intent rules that need no counter. */
+function checkIntent(intent: Intent, inputs: RiskInputs, boughtUsd: ReadonlyMap<string, number>, eventUsd: ReadonlyMap<string, number>): RiskVerdict {
+  const { limits, market, wallet } = inputs;
+  const entered = enteredMint(intent);
+  if (entered) {
+    if (limits.denyMints?.includes(entered)) return refuse('mint-denylist', `${nameOf(entered)} is on the deny list (risk.denyMints)`);
+    if (limits.allowMints && limits.allowMints.length > 0 && !limits.allowMints.includes(entered)) return refuse('mint-allowlist', `${nameOf(entered)} is not on the allow list (risk.allowMints)`);
+  }
   const spend = spendOf(intent);
   let notionalUsd = 0;
   if (spend) {
     const price = market.prices[spend.mint];
-    if (!price) return { ok: false, code: 'RISK_NO_PRICE', message: `no price for ${spend.mint}: its USD value cannot be checked` };
+    if (!price) return refuse('price-unknown', `no price for ${nameOf(spend.mint)}: its USD value cannot be checked`);
     notionalUsd = (Number(spend.amount) / 10 ** price.decimals) * price.usd;
     if (notionalUsd > limits.maxNotionalUsdPerIntent) {
-      return { ok: false, code: 'RISK_NOTIONAL', message: `$${notionalUsd.toFixed(2)} is above the per-intent limit of $${limits.maxNotionalUsdPerIntent}` };
+      return refuse('max-notional-per-order', `$${notionalUsd.toFixed(2)} is above the per-order limit of $${limits.maxNotionalUsdPerIntent}`);
     }
-    const balance = spend.mint === WSOL ? wallet.lamports : (wallet.holdings.find((h) => h.mint === spend.mint)?.amount ?? 0n);
-    const reserve = spend.mint === WSOL ? limits.minSolReserveLamports : 0n;
+    const balance = spend.mint === WSOL_MINT ? wallet.lamports : (wallet.holdings.find((h) => h.mint === spend.mint)?.amount ?? 0n);
+    const reserve = spend.mint === WSOL_MINT ? limits.minSolReserveLamports : 0n;
     if (balance < spend.amount + reserve) {
-      return { ok: false, code: 'RISK_BALANCE', message: `the wallet holds ${balance} of ${spend.mint}, needs ${spend.amount}${reserve > 0n ? ` plus a reserve of ${reserve}` : ''}` };
+      if (spend.mint === WSOL_MINT && balance >= spend.amount) return refuse('min-sol-reserve', `spending ${spend.amount} lamports would leave ${balance - spend.amount}, below the reserve of ${reserve} kept for fees`);
+      return refuse('balance', `the wallet holds ${balance} of ${nameOf(spend.mint)}, needs ${spend.amount}`);
     }
   }
   if (wallet.lamports < limits.minSolReserveLamports) {
-    return { ok: false, code: 'RISK_SOL_RESERVE', message: `the wallet has ${wallet.lamports} lamports, below the reserve of ${limits.minSolReserveLamports} kept for fees` };
+    return refuse('min-sol-reserve', `the wallet has ${wallet.lamports} lamports, below the reserve of ${limits.minSolReserveLamports} kept for fees`);
   }
   if (intent.kind === 'swap' && intent.slippageBps !== undefined && intent.slippageBps > limits.maxSlippageBps) {
-    return { ok: false, code: 'RISK_SLIPPAGE', message: `slippage ${intent.slippageBps} bps is above the limit of ${limits.maxSlippageBps} bps` };
+    return refuse('max-slippage', `slippage ${intent.slippageBps} bps is above the limit of ${limits.maxSlippageBps} bps`);
   }
   const bought = boughtMint(intent);
   if (bought) {
     const warnings = (market.tokens[bought]?.warnings ?? []).filter((w) => limits.refuseShieldSeverities.includes(w.severity));
-    if (warnings.length > 0) return { ok: false, code: 'RISK_SHIELD', message: `${bought} has ${warnings.map((w) => `${w.severity} ${w.type}`).join(', ')}` };
+    if (warnings.length > 0) return refuse('shield', `${nameOf(bought)} has ${warnings.map((w) => `${w.severity} ${w.type}`).join(', ')}`);
+    if (limits.maxPositionUsdPerToken !== undefined && !isStable(bought)) {
+      const held = heldUsd(bought, inputs);
+      if (held === undefined) return refuse('price-unknown', `no price for ${nameOf(bought)}: the position it would add to cannot be valued`);
+      const after = held + (boughtUsd.get(bought) ?? 0) + notionalUsd;
+      if (after > limits.maxPositionUsdPerToken) {
+        return refuse('max-position-per-token', `${nameOf(bought)} would be worth $${after.toFixed(2)} in the wallet, above the cap of $${limits.maxPositionUsdPerToken} per token`);
+      }
+    }
+  }
+  if (intent.kind === 'prediction.buy') {
+    const market = marketOf(intent.marketId, inputs.prediction);
+    const cutoff = limits.predictionEntryCutoff ?? 0;
+    if (cutoff > 0) {
+      if (!market) return refuse('prediction-close-cutoff', `market ${intent.marketId} is not in the prediction snapshot: its close time is unknown`);
+      const closesInMs = market.closeTime !== null ? market.closeTime * 1000 - inputs.now : Infinity;
+      if (closesInMs < cutoff) {
+        return refuse('prediction-close-cutoff', `market ${intent.marketId} closes in ${Math.max(0, Math.round(closesInMs / 60_000))} min; no new entries within ${Math.round(cutoff / 60_000)} min of close`);
+      }
+    }
+    if (limits.maxEventExposureUsd !== undefined) {
+      if (!market?.eventId) return refuse('max-event-exposure', `market ${intent.marketId} has no known event in the prediction snapshot: its exposure cannot be summed`);
+      const after = eventExposureUsd(market.eventId, inputs) + (eventUsd.get(market.eventId) ?? 0) + notionalUsd;
+      if (after > limits.maxEventExposureUsd) {
+        return refuse('max-event-exposure', `event ${market.eventId} would have $${after.toFixed(2)} at stake, above the cap of $${limits.maxEventExposureUsd}`);
+      }
+    }
   }
   return { ok: true, notionalUsd };
+}
+
+/** Counts what an accepted intent adds to a token position or a prediction event, for the intents after it. */
+function countPurchase(intent: Intent, usd: number, inputs: RiskInputs, boughtUsd: Map<string, number>, eventUsd: Map<string, number>): void {
+  const bought = boughtMint(intent);
+  if (bought) boughtUsd.set(bought, (boughtUsd.get(bought) ?? 0) + usd);
+  if (intent.kind === 'prediction.buy') {
+    const eventId = marketOf(intent.marketId, inputs.prediction)?.eventId;
+    if (eventId) eventUsd.set(eventId, (eventUsd.get(eventId) ?? 0) + usd);
+  }
+}
+
+/** USD of a token in the wallet and in what rests in its orders and deposits; undefined without a price. */
+function heldUsd(mint: string, inputs: RiskInputs): number | undefined {
+  const price = inputs.market.prices[mint];
+  if (!price || !(price.usd > 0)) return undefined;
+  const { wallet } = inputs;
+  let amount = mint === WSOL_MINT ? wallet.lamports : 0n;
+  for (const h of wallet.holdings) if (h.mint === mint) amount += h.amount;
+  for (const l of wallet.lend) if (l.asset === mint) amount += l.underlyingAssets;
+  return (Number(amount) / 10 ** price.decimals) * price.usd;
+}
+
+/** USD at stake in one event: the cost of the contracts held in its markets (what a loss would take). */
+function eventExposureUsd(eventId: string, inputs: RiskInputs): number {
+  const markets = new Map(inputs.prediction?.events.find((e) => e.eventId === eventId)?.markets.map((m) => [m.marketId, m]) ?? []);
+  let micro = 0n;
+  for (const p of inputs.wallet.prediction) {
+    const m = markets.get(p.marketId);
+    if (!m || p.claimed || m.result !== null) continue;
+    micro += (p.contractsMicro * (p.avgPriceMicroUsd ?? 1_000_000n)) / 1_000_000n;
+  }
+  return Number(micro) / 1e6;
+}
+
+function marketOf(marketId: string, prediction: PredictionData | undefined): MarketView | undefined {
+  for (const e of prediction?.events ?? []) {
+    const m = e.markets.find((x) => x.marketId === marketId);
+    if (m) return m;
+  }
+  return undefined;
 }
 
 /** What an intent spends from the wallet, if anything. */
@@ -75,13 +235,22 @@ export function spendOf(intent: Intent): { mint: string; amount: bigint } | unde
   }
 }
 
+/** The token an intent buys, if any. */
 function boughtMint(intent: Intent): string | undefined {
   if (intent.kind === 'swap' || intent.kind === 'trigger.create' || intent.kind === 'recurring.create') return intent.outputMint;
   return undefined;
 }
 
-/** Counts an accepted intent against the daily notional limit; a rejection verdict when it would pass it. */
-export async function reserveDaily(notionalUsd: number, limits: RiskLimits, counters: RiskCounters, now: number): Promise<RiskVerdict> {
-  if (notionalUsd <= 0 || (await counters.reserveNotional(notionalUsd, limits.maxDailyNotionalUsd, now))) return { ok: true, notionalUsd };
-  return { ok: false, code: 'RISK_DAILY', message: `today's notional would pass the daily limit of $${limits.maxDailyNotionalUsd}` };
+/** The token an intent takes a position in (bought or deposited): what the allow and deny lists judge. */
+function enteredMint(intent: Intent): string | undefined {
+  return intent.kind === 'lend.deposit' ? intent.asset : boughtMint(intent);
+}
+
+function isStable(mint: string): boolean {
+  return knownByMint(mint)?.category === 'stable';
+}
+
+function nameOf(mint: string): string {
+  const sym = knownByMint(mint)?.symbol;
+  return sym ? `${sym} (${mint})` : mint;
 }

@@ -181,7 +181,7 @@ export class Executor {
         if (!report.ok) {
           const message = report.violations.map((v) => `${v.rule}: ${v.message}`).join('; ');
           log.error({ violations: report.violations, programs: report.programs }, 'pre-sign guard refused the transaction; nothing was signed');
-          await move(rec, 'rejected', { error: { code: 'GUARD_REFUSED', message } });
+          await move(rec, 'rejected', { error: { code: 'GUARD_REFUSED', rule: [...new Set(report.violations.map((v) => v.rule))].join(','), message } });
           return { done: 'rejected' };
         }
         return { built, report };
@@ -198,7 +198,7 @@ export class Executor {
     const verdict = killSwitchVerdict(await this.deps.killSwitch(), rec.intent);
     if (!verdict) return false;
     log.warn({ code: verdict.code, reason: verdict.message }, 'kill switch: nothing is built or signed for this intent');
-    await move(rec, 'rejected', { error: verdict });
+    await move(rec, 'rejected', { error: { code: verdict.code, rule: verdict.rule, message: verdict.message } });
     return true;
   }
 

@@ -48,6 +48,12 @@ export class SolanaRpc {
     return { slot: res.context.slot, value: s ? { slot: s.slot, err: s.err, confirmationStatus: s.confirmationStatus ?? null } : null };
   }
 
+  /** The fee (lamports) a landed transaction paid, as the chain recorded it; null when the node has no record of it. */
+  async transactionFee(signature: string): Promise<bigint | null> {
+    const tx = await this.connection.getTransaction(signature, { commitment: 'confirmed', maxSupportedTransactionVersion: 0 });
+    return tx?.meta ? BigInt(tx.meta.fee) : null;
+  }
+
   /** Whether a blockhash can still land a transaction, on a node at least at `minContextSlot`, with that node's slot. */
   async blockhashValidity(blockhash: string, minContextSlot?: number): Promise<{ slot: number; valid: boolean }> {
     const res = await this.connection.isBlockhashValid(blockhash, { commitment: this.commitment, ...(minContextSlot !== undefined ? { minContextSlot } : {}) });

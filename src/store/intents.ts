@@ -41,8 +41,16 @@ export interface IntentRecord {
   quote: Record<string, unknown> | null;
   /** Outcome details (amounts, slot) once landed or failed. */
   result: Record<string, unknown> | null;
-  /** Why it failed, expired or was rejected. */
-  error: { code: string; message: string } | null;
+  /** Why it failed, expired or was rejected; `rule` names the risk-gate or guard rule that refused it. */
+  error: IntentError | null;
+}
+
+/** Why an intent failed, expired or was rejected. */
+export interface IntentError {
+  code: string;
+  message: string;
+  /** The rule of the risk gate or of the pre-sign guard that refused it (guard rules comma-separated). */
+  rule?: string;
 }
 
 /** Fields a move may set. */
@@ -88,7 +96,7 @@ const recordSchema = z.object({
   route: maybe.transform((t) => (t ? z.record(z.string(), z.unknown()).parse(decodeJson(t)) : null)),
   quote: maybe.transform((t) => (t ? z.record(z.string(), z.unknown()).parse(decodeJson(t)) : null)),
   result: maybe.transform((t) => (t ? z.record(z.string(), z.unknown()).parse(decodeJson(t)) : null)),
-  error: maybe.transform((t) => (t ? z.object({ code: z.string(), message: z.string() }).parse(JSON.parse(t)) : null)),
+  error: maybe.transform((t): IntentError | null => (t ? z.object({ code: z.string(), message: z.string(), rule: z.string().optional() }).parse(JSON.parse(t)) : null)),
 });
 
 // Moves an intent if its fence matches (when given) and its state is one the target allows. Keeps the per-state

@@ -38,9 +38,25 @@ export class KillSwitchStore {
     return state;
   }
 
-  /** Releases the switch; returns whether it was engaged. */
-  async release(): Promise<boolean> {
-    return (await this.redis.del(this.key)) === 1;
+  /**
+   * Engages the switch unless it is engaged already (a rule tripping it must not overwrite who stopped trading
+   * first, nor turn an operator's reduce-only into halt); returns the switch as it is after the call.
+   */
+  async engageUnlessEngaged(mode: KillSwitchState['mode'], reason: string, by: string, now = Date.now()): Promise<KillSwitchState> {
+    const state: KillSwitchState = { mode, reason, at: now, by };
+    const set = await this.redis.set(this.key, JSON.stringify(state), 'NX');
+    return set === 'OK' ? state : ((await this.read()) ?? state);
+  }
+
+  /**
+   * Releases the switch; returns whether it was engaged. The loss limits start again from the wallet's value at
+   * the next reading: its peak and its first value of the day are forgotten, or a switch tripped by them would
+   * trip again at once.
+   */
+  async release(now = Date.now()): Promise<boolean> {
+    const day = new Date(now).toISOString().slice(0, 10);
+    const [released] = (await this.redis.multi().del(this.key).del(`${this.prefix}:risk:peak`, `${this.prefix}:risk:daystart:${day}`).exec()) ?? [];
+    return released?.[1] === 1;
   }
 }
 

@@ -54,7 +54,8 @@ describe.concurrent('jup-keeper status', () => {
     await intents.move('rebal.swap.refused', null, 'built', { requestId: 'req-2' });
     await intents.move('rebal.swap.refused', null, 'rejected', { error: { code: 'GUARD_REFUSED', message: REFUSAL } });
     await create('dca.swap.risk', 'dca', 'dca run 2');
-    await intents.move('dca.swap.risk', null, 'rejected', { error: { code: 'RISK_DAILY_NOTIONAL', message: 'daily notional limit reached' } });
+    await intents.move('dca.swap.risk', null, 'rejected', { error: { code: 'RISK_DAILY', rule: 'max-daily-notional', message: 'daily notional limit reached' } });
+    await new RiskStore(r, PREFIX).countRefusal('max-daily-notional', now);
     await create('dca.swap.planned', 'dca', 'dca run 3');
 
     const states = new StrategyStateStore(r, PREFIX);
@@ -107,7 +108,7 @@ describe.concurrent('jup-keeper status', () => {
         { mint: USDC, symbol: 'USDC', amount: '12345678', decimals: 6, ui: '12.345678' },
         { mint: HELP, symbol: 'HELP', amount: '1500', decimals: 3, ui: '1.5' },
       ]);
-      expect(doc.killSwitch).toEqual({ engaged: true, mode: 'halt', reason: 'operator: maintenance window' });
+      expect(doc.killSwitch).toEqual({ engaged: true, mode: 'halt', reason: 'operator: maintenance window', by: 'worker', at: expect.any(Number) });
       expect(doc.strategies.map((s: { id: string }) => s.id)).toEqual(['dca', 'rebal']);
       expect(doc.strategies[0]).toMatchObject({ strategy: 'dca-swap', version: '1.0.0', schedule: { every: 2000 }, lastDecision: { at: now - 60_000, outcome: 'intents', intents: [{ id: 'dca.swap.landed', state: 'landed' }] } });
       expect(doc.strategies[1]).toMatchObject({ schedule: { cron: '*/5 * * * *', tz: 'UTC' }, lastDecision: null });
@@ -127,11 +128,20 @@ describe.concurrent('jup-keeper status', () => {
       expect(doc.snapshots.wallet.ageMs).toBeGreaterThanOrEqual(2_000);
       expect(doc.snapshots.prediction).toBeNull();
       expect(doc.guardRefusals).toEqual([{ id: 'rebal.swap.refused', strategy: 'rebal', kind: 'swap', at: expect.any(Number), reason: REFUSAL }]);
+      // Every refusal, the risk gate's and the guard's, with the rule that refused it.
+      expect(doc.refusals).toEqual(
+        expect.arrayContaining([
+          { id: 'rebal.swap.refused', strategy: 'rebal', kind: 'swap', at: expect.any(Number), rule: 'GUARD_REFUSED', reason: REFUSAL },
+          { id: 'dca.swap.risk', strategy: 'dca', kind: 'swap', at: expect.any(Number), rule: 'max-daily-notional', reason: 'daily notional limit reached' },
+        ]),
+      );
+      expect(doc.risk.refusalsToday).toEqual({ 'max-daily-notional': 1 });
     });
 
     it('says the kill switch is off and lists no refusals for a keeper that did nothing yet', async () => {
       const doc = JSON.parse((await cli('--json', '--prefix', QUIET)).stdout);
-      expect(doc.killSwitch).toEqual({ engaged: false, mode: null, reason: null });
+      expect(doc.killSwitch).toEqual({ engaged: false, mode: null, reason: null, by: null, at: null });
+      expect(doc.refusals).toEqual([]);
       expect(doc.guardRefusals).toEqual([]);
       expect(doc.balances).toBeNull();
       expect(doc.intents.total).toBe(0);
@@ -144,7 +154,8 @@ describe.concurrent('jup-keeper status', () => {
       const run = await cli('--prefix', PREFIX);
       expect(run.code).toBe(0);
       const out = run.stdout;
-      expect(out).toMatch(/^kill switch\s+ENGAGED \(halt\): operator: maintenance window$/m);
+      expect(out).toMatch(/^kill switch\s+ENGAGED \(halt\) by worker \S+ ago: operator: maintenance window$/m);
+      expect(out).toMatch(/^risk today\s+.*refused: 1 max-daily-notional/m);
       expect(out).toMatch(/^venue\s+simulator http:\/\/127\.0\.0\.1:8899$/m);
       expect(out).toMatch(/^intents\s+4 \(1 planned, 1 landed, 2 rejected\)$/m);
       expect(out).toMatch(/^\s+SOL\s+2\.5\s+\(native\)$/m);
@@ -154,9 +165,9 @@ describe.concurrent('jup-keeper status', () => {
       expect(out).toContain('cron */5 * * * * UTC');
       expect(out).toMatch(/^\s+trigger\s+\S+\s+1 SOL for 200 USDC, 1 SOL left$/m);
       expect(out).toMatch(/^\s+total\s+\$10\.00\s+\$211\.00\s+3$/m);
-      expect(out).toMatch(/^guard refusals \(latest 1\)$/m);
+      expect(out).toMatch(/^refusals \(latest 2\)$/m);
       expect(out).toContain(REFUSAL);
-      expect(out).not.toContain('daily notional limit reached');
+      expect(out).toMatch(/dca\.swap\.risk\s+dca\s+\S+ ago\s+max-daily-notional\s+daily notional limit reached/);
     });
 
     it('says the kill switch is off when it is', async () => {

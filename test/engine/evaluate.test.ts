@@ -152,7 +152,7 @@ describe('evaluation of a strategy', () => {
       await writeSnapshots(now);
       const summary = await evaluate(instance(broken.good, { amount: 1_000_000_000n }), w(1), now, deps());
       expect(summary.intents[0]).toMatchObject({ state: 'rejected' });
-      expect(summary.intents[0]!.reason).toMatch(/above the per-intent limit of \$100/);
+      expect(summary.intents[0]!.reason).toMatch(/above the per-order limit of \$100/);
       expect(enqueued).toEqual([]);
       expect((await intents.get(summary.intents[0]!.id))?.error?.code).toBe('RISK_NOTIONAL');
     });
@@ -162,7 +162,7 @@ describe('evaluation of a strategy', () => {
       const results = [];
       for (let n = 1; n <= 4; n += 1) results.push(await evaluate(instance(broken.good, { amount: 250_000_000n }), w(n), now, deps()));
       expect(results.map((r) => r.intents[0]!.state)).toEqual(['planned', 'planned', 'planned', 'rejected']);
-      expect(results[3]!.intents[0]!.reason).toMatch(/daily limit of \$150/);
+      expect(results[3]!.intents[0]!.reason).toMatch(/today's limit of \$150/);
     });
 
     it('refuses to buy a token with a critical shield warning', async () => {
@@ -174,7 +174,8 @@ describe('evaluation of a strategy', () => {
     it('keeps the SOL reserve', async () => {
       await writeSnapshots(now, 105_000_000n);
       const summary = await evaluate(instance(broken.good, { amount: 100_000_000n }), w(1), now, deps());
-      expect((await intents.get(summary.intents[0]!.id))?.error?.code).toBe('RISK_BALANCE');
+      // The wallet holds the 0.1 SOL asked for, but spending it would leave less than the 0.01 SOL kept for fees.
+      expect((await intents.get(summary.intents[0]!.id))?.error).toMatchObject({ code: 'RISK_SOL_RESERVE', rule: 'min-sol-reserve' });
     });
 
     it('refuses every intent while the kill switch is engaged', async () => {

@@ -29,7 +29,7 @@ describe('which intents shrink a position (reduce-only)', () => {
     const halt = { mode: 'halt' as const, reason: 'maintenance', at: 1, by: 'cli' };
     const reduce = { mode: 'reduce-only' as const, reason: 'drawdown', at: 1, by: 'cli' };
     expect(killSwitchVerdict(null, swap(USDC, SOL))).toBeUndefined();
-    expect(killSwitchVerdict(halt, swap(SOL, USDC))).toEqual({ code: 'KILL_SWITCH', message: 'trading is halted: maintenance' });
+    expect(killSwitchVerdict(halt, swap(SOL, USDC))).toEqual({ ok: false, code: 'KILL_SWITCH', rule: 'kill-switch', message: 'trading is halted: maintenance' });
     expect(killSwitchVerdict(reduce, swap(SOL, USDC))).toBeUndefined();
     expect(killSwitchVerdict(reduce, swap(USDC, SOL))?.code).toBe('KILL_SWITCH_REDUCE_ONLY');
   });

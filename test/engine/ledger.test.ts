@@ -56,8 +56,8 @@ describe('the intent ledger', () => {
   });
 
   it('records a risk-gate rejection directly, with its reason, and counts states', async () => {
-    expect(await store.create({ ...rec('e'), rejection: { code: 'RISK_NOTIONAL', message: 'too big' } })).toEqual({ created: true, state: 'rejected' });
-    expect((await store.get('e'))?.error).toEqual({ code: 'RISK_NOTIONAL', message: 'too big' });
+    expect(await store.create({ ...rec('e'), rejection: { code: 'RISK_NOTIONAL', rule: 'max-notional-per-order', message: 'too big' } })).toEqual({ created: true, state: 'rejected' });
+    expect((await store.get('e'))?.error).toEqual({ code: 'RISK_NOTIONAL', rule: 'max-notional-per-order', message: 'too big' });
     const counts = await store.countByState();
     expect(counts.rejected).toBeGreaterThanOrEqual(1);
     expect(await store.liveIds()).not.toContain('e');

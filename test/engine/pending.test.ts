@@ -118,7 +118,7 @@ describe('the pending intents a strategy sees', () => {
       await walletSeen(t0, 5_000_000_000n, 0n);
       const first = await evaluate(spy, w(1), t0 + 2_000, deps);
       await moveTo(first.intents[0]!.id, 'failed', t0 + 3_000);
-      await intents.create({ id: 'spy.swap.refused', instance: 'spy', strategy: 'spy@1.0.0', intent: { kind: 'swap', via: 'ultra', inputMint: SOL, outputMint: USDC, amount: 1n }, createdAt: t0 + 3_000, deadline: t0 + 60_000, rejection: { code: 'RISK_NOTIONAL', message: 'too big' } });
+      await intents.create({ id: 'spy.swap.refused', instance: 'spy', strategy: 'spy@1.0.0', intent: { kind: 'swap', via: 'ultra', inputMint: SOL, outputMint: USDC, amount: 1n }, createdAt: t0 + 3_000, deadline: t0 + 60_000, rejection: { code: 'RISK_NOTIONAL', rule: 'max-notional-per-order', message: 'too big' } });
       await evaluate(spy, w(2), t0 + 4_000, deps);
       expect(last()).toEqual([]);
     });

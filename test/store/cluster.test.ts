@@ -79,10 +79,12 @@ describe('on Redis Cluster with a hash-tagged prefix', () => {
   it('the daily notional reservation stops at the limit', async () => {
     const risk = new RiskStore(asRedis(), PREFIX);
     const now = Date.UTC(2026, 0, 2);
-    expect(await risk.reserveNotional(60, 100, now)).toBe(true);
-    expect(await risk.reserveNotional(50, 100, now)).toBe(false);
-    expect(await risk.reserveNotional(40, 100, now)).toBe(true);
-    expect(await risk.dailyNotional(now)).toBe(100);
+    const reserve = (intentId: string, usd: number) => risk.reserveNotional({ intentId, usd, dailyLimit: 100, instance: 'a', instanceLimit: 80 }, now);
+    expect(await reserve('i1', 60)).toBe('ok');
+    expect(await reserve('i2', 50)).toBe('daily');
+    expect(await reserve('i1', 60)).toBe('ok'); // the same intent again: reserved once
+    expect(await reserve('i3', 30)).toBe('budget');
+    expect(await risk.dailyNotional(now)).toBe(60);
   });
 
   it('a keeper pointed at the primary that owns the tag\'s slot trades (as README says)', async () => {

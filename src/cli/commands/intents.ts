@@ -1,4 +1,5 @@
 import { Option, type Command } from 'commander';
+import { ruleOfCode } from '../../engine/riskRules.js';
 import { INTENT_STATES, type IntentState } from '../../engine/states.js';
 import { IntentStore, type IntentRecord } from '../../store/intents.js';
 import { intInRange } from '../args.js';
@@ -36,6 +37,8 @@ export interface IntentRow {
   createdAt: number;
   /** Unix ms of the last move. */
   updatedAt: number;
+  /** For a rejected intent: the risk-gate or guard rule that refused it (guard rules comma-separated), and why. */
+  rejection: { rule: string; message: string } | null;
 }
 
 /** Registers `intents`: the intent ledger of a keeper, read from Redis (nothing is started or changed). */
@@ -93,6 +96,7 @@ export function intentRow(r: IntentRecord): IntentRow {
     decidedBy: r.strategy,
     createdAt: r.createdAt,
     updatedAt: r.updatedAt,
+    rejection: r.state === 'rejected' && r.error ? { rule: r.error.rule ?? ruleOfCode(r.error.code) ?? r.error.code, message: r.error.message } : null,
   };
 }
 
@@ -107,7 +111,7 @@ function intentsTable(rows: readonly IntentRow[], now: number): string {
       String(r.attempt),
       shortId(r.signatures.at(-1)),
       formatAge(now - r.createdAt),
-      r.error ? clip(`${r.error.code}: ${r.error.message}`) : clip(r.reason),
+      r.rejection ? clip(`${r.rejection.rule}: ${r.rejection.message}`) : r.error ? clip(`${r.error.code}: ${r.error.message}`) : clip(r.reason),
     ]),
   );
 }

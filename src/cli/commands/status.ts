@@ -3,6 +3,7 @@ import type { Redis } from 'ioredis';
 import { z } from 'zod';
 import type { DecisionSummary } from '../../engine/ports.js';
 import type { KillSwitchMode } from '../../engine/killSwitch.js';
+import { ruleOfCode } from '../../engine/riskRules.js';
 import { INTENT_STATES, type IntentState } from '../../engine/states.js';
 import { formatUnits } from '../../lib/amounts.js';
 import { KeeperError } from '../../lib/errors.js';
@@ -56,7 +57,7 @@ export interface StatusDocument {
   venue: { kind: string; url: string | null; rpcUrl: string | null } | null;
   wallet: { address: string } | null;
   balances: { at: number; sol: { lamports: bigint; ui: string }; tokens: Balance[] } | null;
-  killSwitch: { engaged: boolean; mode: KillSwitchMode | null; reason: string | null };
+  killSwitch: { engaged: boolean; mode: KillSwitchMode | null; reason: string | null; by: string | null; at: number | null };
   strategies: Array<{ id: string; strategy: string; version: string | null; schedule: z.output<typeof scheduleSchema>; lastDecision: DecisionSummary | null; pnl: Pnl }>;
   intents: { total: number; byState: Record<IntentState, number> };
   orders: { trigger: WalletSnapshot['trigger']; recurring: WalletSnapshot['recurring'] } | null;
@@ -65,6 +66,10 @@ export interface StatusDocument {
   snapshots: Record<'market' | 'wallet' | 'prediction', { at: number; ageMs: number } | null>;
   feedErrors: Record<string, string>;
   guardRefusals: Array<{ id: string; strategy: string; kind: string; at: number; reason: string }>;
+  /** Every refusal (risk gate and guard), newest first, with its rule. */
+  refusals: Array<{ id: string; strategy: string; kind: string; at: number; rule: string; reason: string }>;
+  /** The risk gate's tallies of the UTC day and the marks the loss limits measure from. */
+  risk: { refusalsToday: Record<string, number>; notionalTodayUsd: number; feesTodayLamports: bigint; peakValueUsd: number | null; dayStartValueUsd: number | null };
 }
 
 /** Registers `status`: what a keeper is doing and has done, read from Redis (nothing is started or changed). */
@@ -92,11 +97,12 @@ export async function readStatus(redis: Redis, loc: KeeperLocation, now: number)
   const parsed = metaSchema.safeParse(await redis.hgetall(`${prefix}:meta`));
   if (!parsed.success) throw new KeeperError('STATUS_META', 'halt', `${prefix}:meta is not what a keeper writes: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
   const meta = parsed.data;
+  const riskStore = new RiskStore(redis, prefix);
   const [market, wallet, prediction, halted, byState, pnlIds] = await Promise.all([
     snapshots.read('market'),
     snapshots.read('wallet'),
     snapshots.read('prediction'),
-    new RiskStore(redis, prefix).killSwitch(),
+    riskStore.killSwitch(),
     intents.countByState(),
     pnlStore.instances(),
   ]);
@@ -117,6 +123,12 @@ export async function readStatus(redis: Redis, loc: KeeperLocation, now: number)
     .map((r) => ({ id: r.id, strategy: r.instance, kind: r.kind, at: r.updatedAt, reason: r.error!.message }))
     .sort((a, b) => b.at - a.at)
     .slice(0, MAX_REFUSALS);
+  const refusals = rejected
+    .filter((r) => r?.error)
+    .map((r) => ({ id: r.id, strategy: r.instance, kind: r.kind, at: r.updatedAt, rule: r.error!.rule ?? ruleOfCode(r.error!.code) ?? r.error!.code, reason: r.error!.message }))
+    .sort((a, b) => b.at - a.at)
+    .slice(0, MAX_REFUSALS);
+  const [refusalsToday, notionalTodayUsd, feesTodayLamports, marks] = await Promise.all([riskStore.refusalsToday(now), riskStore.dailyNotional(now), riskStore.dailyFeeLamports(now), riskStore.valueMarks(now)]);
   const pnlRows = [...pnlOf].map(([id, p]) => ({ id, ...p }));
   const sum = (k: keyof Pnl): number => pnlRows.reduce((t, p) => t + p[k], 0);
   const age = (s: { at: number } | undefined) => (s ? { at: s.at, ageMs: now - s.at } : null);
@@ -129,7 +141,7 @@ export async function readStatus(redis: Redis, loc: KeeperLocation, now: number)
     venue: meta.venue ? { kind: meta.venue, url: meta.venueUrl ?? null, rpcUrl: meta.rpcUrl ?? null } : null,
     wallet: address ? { address } : null,
     balances: wallet ? { at: wallet.at, sol: { lamports: wallet.lamports, ui: formatUnits(wallet.lamports, 9) }, tokens: wallet.holdings.map((h) => ({ mint: h.mint, symbol: symbolOf(h.mint, market), amount: h.amount, decimals: h.decimals, ui: formatUnits(h.amount, h.decimals) })) } : null,
-    killSwitch: { engaged: halted !== null, mode: halted?.mode ?? null, reason: halted?.reason ?? null },
+    killSwitch: { engaged: halted !== null, mode: halted?.mode ?? null, reason: halted?.reason ?? null, by: halted?.by ?? null, at: halted && halted.at > 0 ? halted.at : null },
     strategies,
     intents: { total: INTENT_STATES.reduce((t, s) => t + byState[s], 0), byState },
     orders: wallet ? { trigger: wallet.trigger, recurring: wallet.recurring } : null,
@@ -138,6 +150,8 @@ export async function readStatus(redis: Redis, loc: KeeperLocation, now: number)
     snapshots: { market: age(market), wallet: age(wallet), prediction: age(prediction) },
     feedErrors: wallet?.errors ?? {},
     guardRefusals,
+    refusals,
+    risk: { refusalsToday, notionalTodayUsd, feesTodayLamports, peakValueUsd: marks.peakUsd, dayStartValueUsd: marks.dayStartUsd },
   };
 }
 
@@ -153,7 +167,8 @@ export function renderStatus(doc: StatusDocument): string {
     ['keeper', `prefix ${doc.prefix} on ${doc.redis}${doc.keeper.startedAt ? `, started ${ago(doc.keeper.startedAt)}` : ''}${doc.keeper.config ? ` (${doc.keeper.config})` : ''}`],
     ['venue', doc.venue ? `${doc.venue.kind} ${doc.venue.url ?? ''}`.trim() : 'unknown (no keeper meta)'],
     ['wallet', doc.wallet?.address ?? 'unknown'],
-    ['kill switch', doc.killSwitch.engaged ? `ENGAGED (${doc.killSwitch.mode ?? 'halt'}): ${doc.killSwitch.reason ?? ''}`.trim() : 'off'],
+    ['kill switch', doc.killSwitch.engaged ? `ENGAGED (${doc.killSwitch.mode ?? 'halt'})${doc.killSwitch.by ? ` by ${doc.killSwitch.by}` : ''}${doc.killSwitch.at ? ` ${ago(doc.killSwitch.at)}` : ''}: ${doc.killSwitch.reason ?? ''}`.trim() : 'off'],
+    ['risk today', riskLine(doc)],
     ['intents', `${doc.intents.total}${doc.intents.total > 0 ? ` (${INTENT_STATES.filter((s) => doc.intents.byState[s] > 0).map((s) => `${doc.intents.byState[s]} ${s}`).join(', ')})` : ''}`],
     ['snapshots', (['market', 'wallet', 'prediction'] as const).map((n) => `${n} ${ago(doc.snapshots[n]?.at)}`).join(', ')],
   ];
@@ -190,11 +205,20 @@ export function renderStatus(doc: StatusDocument): string {
   }
   const errors = Object.entries(doc.feedErrors);
   if (errors.length > 0) out.push(`feed errors\n${indent(formatFields(errors))}`);
-  if (doc.guardRefusals.length > 0) {
-    const rows = doc.guardRefusals.map((r) => [r.id, r.strategy, ago(r.at), clip(r.reason, 80)]);
-    out.push(`guard refusals (latest ${doc.guardRefusals.length})\n${indent(formatTable([{ header: 'INTENT' }, { header: 'STRATEGY' }, { header: 'WHEN' }, { header: 'REASON' }], rows))}`);
+  if (doc.refusals.length > 0) {
+    const rows = doc.refusals.map((r) => [r.id, r.strategy, ago(r.at), r.rule, clip(r.reason, 80)]);
+    out.push(`refusals (latest ${doc.refusals.length})\n${indent(formatTable([{ header: 'INTENT' }, { header: 'STRATEGY' }, { header: 'WHEN' }, { header: 'RULE' }, { header: 'REASON' }], rows))}`);
   }
   return out.join('\n');
+}
+
+/** Today's notional, fees and refusals by rule, and the wallet's peak value. */
+function riskLine(doc: StatusDocument): string {
+  const r = doc.risk;
+  const refused = Object.entries(r.refusalsToday).map(([rule, n]) => `${n} ${rule}`).join(', ');
+  const parts = [`${formatUsd(r.notionalTodayUsd)} traded`, `${formatUnits(r.feesTodayLamports, 9)} SOL in fees`, refused ? `refused: ${refused}` : 'nothing refused'];
+  if (r.peakValueUsd !== null) parts.push(`wallet peak ${formatUsd(r.peakValueUsd)}`);
+  return parts.join(', ');
 }
 
 function indent(text: string): string {

@@ -1,0 +1,44 @@
+import { WSOL_MINT } from '../lib/mints.js';
+import type { MarketData, PredictionData, WalletData } from './ports.js';
+
+/** The wallet's value at feed prices, and what could not be valued. */
+export interface WalletValue {
+  usd: number;
+  /** Mints held (in the wallet, an order or a deposit) that the feed has no price for: left out of `usd`. */
+  unpriced: string[];
+}
+
+/**
+ * What the wallet is worth at the feed's prices: SOL, token holdings, what rests in its trigger and recurring
+ * orders, its Lend Earn deposits, and its prediction positions (a settled winner at $1 a contract, an open one at
+ * the price it could be sold at now, else at its cost, a loser at nothing). A mint without a price is named, not
+ * guessed: a sudden gap in the feed must not read as a loss.
+ */
+export function walletValueUsd(market: MarketData, wallet: WalletData, prediction?: PredictionData): WalletValue {
+  const unpriced = new Set<string>();
+  let usd = 0;
+  const add = (mint: string, amount: bigint) => {
+    if (amount <= 0n) return;
+    const p = market.prices[mint];
+    if (!p || !(p.usd > 0)) {
+      unpriced.add(mint);
+      return;
+    }
+    usd += (Number(amount) / 10 ** p.decimals) * p.usd;
+  };
+  add(WSOL_MINT, wallet.lamports);
+  for (const h of wallet.holdings) add(h.mint, h.amount);
+  for (const o of wallet.trigger) add(o.inputMint, o.remainingMakingAmount);
+  for (const o of wallet.recurring) add(o.inputMint, o.inDeposited - o.inUsed);
+  for (const l of wallet.lend) add(l.asset, l.underlyingAssets);
+  const markets = new Map(prediction?.events.flatMap((e) => e.markets.map((m) => [m.marketId, m] as const)) ?? []);
+  for (const p of wallet.prediction) {
+    if (p.claimed) continue;
+    const m = markets.get(p.marketId);
+    const won = m?.result ? (m.result === 'yes') === p.isYes : undefined;
+    const bid = m && (p.isYes ? m.sellYesMicroUsd : m.sellNoMicroUsd);
+    const perContract = p.claimable || won === true ? 1_000_000n : won === false ? 0n : (bid ?? p.avgPriceMicroUsd ?? 0n);
+    usd += Number((p.contractsMicro * perContract) / 1_000_000n) / 1e6;
+  }
+  return { usd, unpriced: [...unpriced].sort() };
+}

@@ -14,6 +14,14 @@ import {
   createOrderInstruction,
   decodeCreateOrderData,
   decodeFillOrderData,
+  fillBuyOrderInstruction,
+  fillSellOrderInstruction,
+  orderAtaAddress,
+  predictionInstructionName,
+  vaultAddress,
+  type CreateOrderArgs,
+} from '../../src/jupiter/programs/prediction.js';
+import {
   decodeMarketResultAccount,
   decodeOrderAccount,
   decodePositionAccount,
@@ -22,22 +30,12 @@ import {
   encodeOrderAccount,
   encodePositionAccount,
   encodeVaultAccount,
-  fillBuyOrderInstruction,
-  fillSellOrderInstruction,
-  marketIdHash,
-  marketResultAddress,
-  orderAddress,
-  orderAtaAddress,
-  positionAddress,
-  predictionInstructionName,
-  vaultAddress,
-  vaultTokenAccountAddress,
-  type CreateOrderArgs,
   type MarketResultAccount,
   type OrderAccount,
   type PositionAccount,
   type VaultAccount,
-} from '../../src/sim/products/predictionProgram.js';
+} from '../../src/jupiter/programs/predictionAccounts.js';
+import { marketIdHash, marketResultAddress, orderAddress, positionAddress, vaultTokenAccountAddress } from '../../src/sim/products/predictionSeeds.js';
 
 const USDC = new PublicKey('EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v');
 const key = () => Keypair.generate().publicKey;

@@ -7,7 +7,8 @@ import { MarketNotSettledError, PredictionExecuteError } from '../../src/jupiter
 import type { CloseAllItem } from '../../src/jupiter/prediction/closeAllPredictionPositions.js';
 import type { PredictionPosition } from '../../src/jupiter/prediction/getPredictionPosition.js';
 import type { Market } from '../../src/jupiter/prediction/market.js';
-import { decodeMarketResultAccount, PREDICTION_PROGRAM } from '../../src/sim/products/predictionProgram.js';
+import { PREDICTION_PROGRAM } from '../../src/jupiter/programs/prediction.js';
+import { decodeMarketResultAccount } from '../../src/jupiter/programs/predictionAccounts.js';
 import type { RunningSimulator } from '../../src/sim/server.js';
 import { SolanaRpc } from '../../src/solana/rpc.js';
 import { balances, control, fundedWallet, JUP, ledger, signBase64, startTestSim, USDC } from '../helpers/sim.js';

@@ -3,7 +3,7 @@ import { Connection, PublicKey, TransactionMessage, VersionedTransaction, type T
 import { getAssociatedTokenAddressSync } from '@solana/spl-token';
 import { DCA } from '@jup-ag/dca-sdk';
 import { PROGRAM_IDS } from '../../src/lib/programIds.js';
-import { closeDcaInstruction, dcaAddress, openDcaV2Instruction, RECURRING_EVENT_AUTHORITY } from '../../src/sim/products/recurringProgram.js';
+import { closeDcaInstruction, dcaAddress, openDcaV2Instruction, RECURRING_EVENT_AUTHORITY } from '../../src/jupiter/programs/recurring.js';
 import type { RunningSimulator } from '../../src/sim/server.js';
 import { fundedWallet, signBase64, SOL, startTestSim, USDC } from '../helpers/sim.js';
 import { eventually, openRecurringOrder, recurringClient } from './recurringKit.js';

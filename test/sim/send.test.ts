@@ -4,7 +4,8 @@ import { createJupiterClient, type JupiterClient } from '../../src/jupiter/clien
 import { BadRequestError } from '../../src/jupiter/errors.js';
 import { generateInviteCode, inviteKeypairFromCode, invitePdaFromCode } from '../../src/jupiter/send/index.js';
 import { PROGRAM_IDS } from '../../src/lib/programIds.js';
-import { anchorDiscriminator, SEND_DISCRIMINATORS } from '../../src/sim/products/sendProgram.js';
+import { anchorDiscriminator } from '../../src/jupiter/programs/borsh.js';
+import { SEND_DISCRIMINATORS } from '../../src/jupiter/programs/send.js';
 import type { RunningSimulator } from '../../src/sim/server.js';
 import { guardTransaction, type GuardPolicy } from '../../src/solana/guard.js';
 import { allowedProgramsFor } from '../../src/solana/programs.js';
@@ -66,7 +67,7 @@ describe('Send on the simulator', () => {
       const keys = tx.message.staticAccountKeys;
       expect(keys.slice(0, tx.message.header.numRequiredSignatures).map((k) => k.toBase58())).toEqual([sender.publicKey.toBase58(), invite.publicKey.toBase58()]);
       const init = tx.message.compiledInstructions.find((ix) => keys[ix.programIdIndex]!.toBase58() === PROGRAM_IDS.jupiterSend)!;
-      expect(Buffer.from(init.data.subarray(0, 8))).toEqual(anchorDiscriminator('global:initialize_token'));
+      expect(Buffer.from(init.data.subarray(0, 8))).toEqual(anchorDiscriminator('global', 'initialize_token'));
       expect(Buffer.from(init.data).readBigUInt64LE(16)).toBe(5_000_000n);
       expect(keys[init.accountKeyIndexes[2]!]!.toBase58()).toBe(pda.toBase58());
 

@@ -3,7 +3,7 @@ import { PublicKey, VersionedTransaction, type Keypair } from '@solana/web3.js';
 import { createJupiterClient, type JupiterClient } from '../../src/jupiter/client.js';
 import { PROGRAM_IDS } from '../../src/lib/programIds.js';
 import type { RunningSimulator } from '../../src/sim/server.js';
-import { decodeOrderAccount, DISCRIMINATORS, orderAddress } from '../../src/sim/products/triggerProgram.js';
+import { decodeOrderAccount, DISCRIMINATORS, orderAddress } from '../../src/jupiter/programs/trigger.js';
 import { guardTransaction, type GuardPolicy, type SpendRule } from '../../src/solana/guard.js';
 import { allowedProgramsFor } from '../../src/solana/programs.js';
 import { SolanaRpc } from '../../src/solana/rpc.js';

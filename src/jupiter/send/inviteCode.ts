@@ -2,6 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import bs58 from 'bs58';
 import { Keypair, PublicKey } from '@solana/web3.js';
 import { LimitError } from '../errors.js';
+import { invitePda, SEND_PROGRAM } from '../programs/send.js';
 
 /**
  * Client-side invite derivation of Jupiter Send (jupiter-api.md §10, DOCS send/invite-code.mdx and
@@ -10,7 +11,7 @@ import { LimitError } from '../errors.js';
  */
 
 /** The Send invite program; invite PDAs are derived under it. */
-export const SEND_INVITE_PROGRAM_ID = new PublicKey('inv1tEtSwRMtM44tbvJGNiTxMvDfPVnX9StyqXfDfks');
+export const SEND_INVITE_PROGRAM_ID: PublicKey = SEND_PROGRAM;
 
 /** Length of an invite code, in characters. */
 export const INVITE_CODE_LENGTH = 12;
@@ -60,10 +61,9 @@ export function inviteKeypairFromCode(code: string): Keypair {
   return Keypair.fromSeed(new Uint8Array(seed));
 }
 
-/** The invite PDA of an invite public key: findProgramAddressSync(["invite", pubkey], SEND_INVITE_PROGRAM_ID). */
+/** The invite PDA of an invite public key: findProgramAddressSync(["invite", pubkey], SEND_INVITE_PROGRAM_ID) (programs/send.ts). */
 export function deriveInvitePda(invitePubkey: PublicKey | string): PublicKey {
-  const key = typeof invitePubkey === 'string' ? new PublicKey(invitePubkey) : invitePubkey;
-  return PublicKey.findProgramAddressSync([Buffer.from('invite', 'utf8'), key.toBuffer()], SEND_INVITE_PROGRAM_ID)[0];
+  return invitePda(typeof invitePubkey === 'string' ? new PublicKey(invitePubkey) : invitePubkey).address;
 }
 
 /** The invite PDA of a code (`invitePDA` for craft-clawback). Throws LimitError for a malformed code. */

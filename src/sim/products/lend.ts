@@ -5,7 +5,8 @@ import { settledSignature, type ProductKeeper, type Venue } from '../venue.js';
 import type { Reply } from './common.js';
 import type { EscrowBook } from './escrow.js';
 import { LEND_MARKETS, LendMarket } from './lendMarkets.js';
-import { chainConnection, EXCHANGE_PRICE_PRECISION, LendProgramCodec, LEND_PROGRAM } from './lendProgram.js';
+import { EXCHANGE_PRICE_PRECISION, LendProgramCodec, LEND_PROGRAM } from '../../jupiter/programs/lend.js';
+import { chainConnection } from './lendConnection.js';
 import { buildLendOp, instructionJson, lendComputeBudget, type LendOp, type LendPlan } from './lendTx.js';
 
 /** How often, at most, the keeper pays accrued interest into a vault on its own (sim ms); every Earn request does too. */
@@ -41,7 +42,7 @@ export class LendDesk implements ProductKeeper {
     private readonly escrows: EscrowBook,
   ) {
     this.connection = chainConnection(venue);
-    this.codec = new LendProgramCodec(this.connection);
+    this.codec = new LendProgramCodec();
     const now = venue.clock.now();
     for (const config of LEND_MARKETS) {
       const token = venue.resolveToken(config.symbol);

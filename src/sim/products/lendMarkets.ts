@@ -2,7 +2,7 @@ import { PublicKey } from '@solana/web3.js';
 import { MintLayout } from '@solana/spl-token';
 import { tokenProgramId, type SimToken } from '../catalog.js';
 import type { Venue } from '../venue.js';
-import { marketAddresses, type LendMarketAddresses } from './lendProgram.js';
+import { marketAddresses, type LendMarketAddresses } from '../../jupiter/programs/lend.js';
 
 /** A year in ms: rates are yearly. */
 export const YEAR_MS = 365 * 86_400_000;

@@ -7,7 +7,7 @@ import { instructionHash, type Ticket } from '../chain/tickets.js';
 import type { Venue } from '../venue.js';
 import type { EscrowBook } from './escrow.js';
 import type { LendMarket } from './lendMarkets.js';
-import type { LendProgramCodec } from './lendProgram.js';
+import type { LendProgramCodec } from '../../jupiter/programs/lend.js';
 
 /** The four Earn operations: by asset amount (deposit, withdraw) or by shares (mint, redeem). */
 export type LendOp = 'deposit' | 'withdraw' | 'mint' | 'redeem';

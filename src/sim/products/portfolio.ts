@@ -4,8 +4,8 @@ import { WSOL_MINT } from '../../lib/mints.js';
 import { PROGRAM_IDS } from '../../lib/programIds.js';
 import type { SimState } from '../state.js';
 import { predictionPositions, PREDICTION_PLATFORM_ID } from './portfolioPrediction.js';
-import { decodeDcaAccount } from './recurringProgram.js';
-import { decodeOrderAccount } from './triggerProgram.js';
+import { decodeDcaAccount } from '../../jupiter/programs/recurring.js';
+import { decodeOrderAccount } from '../../jupiter/programs/trigger.js';
 import { AssetPricer, totalValue, tradeElement, walletElement, yieldOf, type PortfolioElementJson } from './portfolioElements.js';
 
 /*

@@ -4,7 +4,8 @@ import type { SimState } from '../state.js';
 import { totalValue, type GenericAsset, type PortfolioElementJson } from './portfolioElements.js';
 import { MICRO } from './predictionBook.js';
 import type { SimMarket } from './predictionMarkets.js';
-import { decodeMarketResultAccount, decodePositionAccount, marketResultAddress, type PositionAccount } from './predictionProgram.js';
+import { decodeMarketResultAccount, decodePositionAccount, type PositionAccount } from '../../jupiter/programs/predictionAccounts.js';
+import { marketResultAddress } from './predictionSeeds.js';
 
 /*
  * The prediction fetcher of the simulator's portfolio: the wallet's open positions, read from the prediction

@@ -11,7 +11,9 @@ import type { EscrowBook } from './escrow.js';
 import { affordable, CONTRACT_STEP, contractForms, MICRO, walk, walkCost, fillFee, type HistoryRow, type SimPosition, type SimPredictionOrder } from './predictionBook.js';
 import { PredictionKeeper } from './predictionKeeper.js';
 import { MarketBook, type SimMarket } from './predictionMarkets.js';
-import { encodeOrderAccount, encodePositionAccount, encodeVaultAccount, marketIdHash, orderAddress, positionAddress, PREDICTION_PROGRAM, vaultAddress } from './predictionProgram.js';
+import { PREDICTION_PROGRAM, vaultAddress } from '../../jupiter/programs/prediction.js';
+import { encodeOrderAccount, encodePositionAccount, encodeVaultAccount } from '../../jupiter/programs/predictionAccounts.js';
+import { marketIdHash, orderAddress, positionAddress } from './predictionSeeds.js';
 import type { CreateOrderBody, ExecuteBody } from './predictionRequests.js';
 import { PredictionTx } from './predictionTx.js';
 

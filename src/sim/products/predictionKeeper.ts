@@ -3,7 +3,9 @@ import type { ProductKeeper } from '../venue.js';
 import { affordable, CONTRACT_STEP, FILL_DELAY_MS, fillFee, MICRO, ORDER_TTL_MS, walk, walkCost, type HistoryRow, type OrderEvent, type SimPosition, type SimPredictionOrder } from './predictionBook.js';
 import type { PredictionDesk } from './prediction.js';
 import type { SimMarket } from './predictionMarkets.js';
-import { encodeMarketResultAccount, marketResultAddress, PREDICTION_PROGRAM } from './predictionProgram.js';
+import { PREDICTION_PROGRAM } from '../../jupiter/programs/prediction.js';
+import { encodeMarketResultAccount } from '../../jupiter/programs/predictionAccounts.js';
+import { marketResultAddress } from './predictionSeeds.js';
 
 /** Winnings nobody claimed are claimed for their owner this long after the market settles (jupiter-api.md §8: 24 h). */
 export const AUTO_CLAIM_MS = 24 * 3_600_000;

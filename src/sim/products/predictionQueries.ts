@@ -1,7 +1,7 @@
 import type { Reply } from './common.js';
 import { predictionError, type PredictionDesk } from './prediction.js';
 import type { SimEvent } from './predictionMarkets.js';
-import { marketResultAddress } from './predictionProgram.js';
+import { marketResultAddress } from './predictionSeeds.js';
 import type { EventsQuery, OwnerListQuery } from './predictionRequests.js';
 import { eventView, historyView, isLive, marketView, orderbookView, orderStatusView, orderView, positionView, type MarketResultPubkey } from './predictionViews.js';
 

@@ -11,10 +11,9 @@ import {
   createOrderInstruction,
   fillBuyOrderInstruction,
   fillSellOrderInstruction,
-  marketResultAddress,
   vaultAddress,
-  vaultTokenAccountAddress,
-} from './predictionProgram.js';
+} from '../../jupiter/programs/prediction.js';
+import { marketResultAddress, vaultTokenAccountAddress } from './predictionSeeds.js';
 
 /** Compute budget of a prediction transaction: units and a modest price (micro-lamports per unit). */
 const COMPUTE_UNITS = 200_000;

@@ -1,5 +1,5 @@
 import type { MarketBook, SimEvent, SimMarket } from './predictionMarkets.js';
-import { marketIdHash } from './predictionProgram.js';
+import { marketIdHash } from './predictionSeeds.js';
 import { contractForms, MICRO, type HistoryRow, type SimPosition, type SimPredictionOrder } from './predictionBook.js';
 
 /**

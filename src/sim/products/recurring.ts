@@ -9,7 +9,7 @@ import type { Venue } from '../venue.js';
 import { addressParam, requestId, type Reply } from './common.js';
 import type { EscrowBook } from './escrow.js';
 import { RecurringBook, remainingOf, type RecurringOrderState } from './recurringBook.js';
-import { closeDcaInstruction, dcaAddress, openDcaV2Instruction } from './recurringProgram.js';
+import { closeDcaInstruction, dcaAddress, openDcaV2Instruction } from '../../jupiter/programs/recurring.js';
 import { executeReply, outAmountAt, recurringError, RECURRING_TTL_MS, usdValue } from './recurringRules.js';
 import { MEMO_PROGRAM_ID } from './swapTx.js';
 

@@ -2,7 +2,7 @@ import { PublicKey } from '@solana/web3.js';
 import type { SimToken } from '../catalog.js';
 import type { Venue } from '../venue.js';
 import type { EscrowBook } from './escrow.js';
-import { encodeDcaAccount, RECURRING_PROGRAM } from './recurringProgram.js';
+import { encodeDcaAccount, RECURRING_PROGRAM } from '../../jupiter/programs/recurring.js';
 
 /** One fill (or other action) of a recurring order, in base units. */
 export interface RecurringTrade {

@@ -2,7 +2,7 @@ import { TransactionInstruction } from '@solana/web3.js';
 import type { Venue, ProductKeeper } from '../venue.js';
 import type { EscrowBook } from './escrow.js';
 import { remainingOf, type RecurringBook, type RecurringOrderState } from './recurringBook.js';
-import { RECURRING_FEE_BPS } from './recurringProgram.js';
+import { RECURRING_FEE_BPS } from '../../jupiter/programs/recurring.js';
 import { MEMO_PROGRAM_ID } from './swapTx.js';
 
 /** Most slices one order fills in one run (a clock moved far ahead catches up over a few runs, not all at once). */

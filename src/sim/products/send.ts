@@ -9,7 +9,7 @@ import type { ProductKeeper, Venue } from '../venue.js';
 import { addressParam, amountParam, intParam, type Reply } from './common.js';
 import type { EscrowBook } from './escrow.js';
 import { InviteBook, type Invite } from './sendBook.js';
-import { SEND_PROGRAM, invitePda, inviteInfoTokenData } from './sendProgram.js';
+import { SEND_PROGRAM, invitePda, inviteInfoTokenData } from '../../jupiter/programs/send.js';
 import { claimInstructions, clawbackInstructions, expireInstructions, inviteRecord, SEND_PRIORITY_FEE_LAMPORTS, sendInstructions, type InviteTerms } from './sendTx.js';
 
 /**

@@ -3,7 +3,7 @@ import { tokenProgramId, type SimToken } from '../catalog.js';
 import type { LedgerRecord } from '../chain/chain.js';
 import type { EscrowBook } from './escrow.js';
 import type { Venue } from '../venue.js';
-import { claimTokenInstruction, clawbackTokenInstruction, expireTokenInstruction, initializeTokenInstruction, type TokenInviteAccounts } from './sendProgram.js';
+import { claimTokenInstruction, clawbackTokenInstruction, expireTokenInstruction, initializeTokenInstruction, type TokenInviteAccounts } from '../../jupiter/programs/send.js';
 
 /** Compute-unit limit of a send or clawback transaction. */
 export const SEND_COMPUTE_UNITS = 60_000;

@@ -9,7 +9,7 @@ import type { EscrowBook } from './escrow.js';
 import { MEMO_PROGRAM_ID } from './swapTx.js';
 import { TriggerKeeper } from './triggerKeeper.js';
 import { closeOrder, orderView, triggerFeeBps, TriggerBook, TRIGGER_PAGE_SIZE, writeOrderAccount, type SimTriggerOrder } from './triggerOrders.js';
-import { orderAddress } from './triggerProgram.js';
+import { orderAddress } from '../../jupiter/programs/trigger.js';
 import type { CancelOrderBody, CancelOrdersBody, CreateOrderBody, GetTriggerOrdersQuery, TriggerExecuteBody } from './triggerRequests.js';
 import { cancelInstructions, computeBudget, createOrderInstructions } from './triggerTx.js';
 

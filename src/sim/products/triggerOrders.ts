@@ -2,7 +2,7 @@ import { PublicKey } from '@solana/web3.js';
 import { formatUnits } from '../../lib/amounts.js';
 import { tokenProgramId, type SimToken } from '../catalog.js';
 import type { EscrowBook } from './escrow.js';
-import { encodeOrderAccount, FEE_ACCOUNT, TRIGGER_PROGRAM } from './triggerProgram.js';
+import { encodeOrderAccount, FEE_ACCOUNT, TRIGGER_PROGRAM } from '../../jupiter/programs/trigger.js';
 
 /** Orders per page of GET /trigger/v1/getTriggerOrders. */
 export const TRIGGER_PAGE_SIZE = 10;

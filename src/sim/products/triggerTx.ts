@@ -4,7 +4,7 @@ import { tokenProgramId, type SimToken } from '../catalog.js';
 import type { Venue } from '../venue.js';
 import type { EscrowBook } from './escrow.js';
 import type { SimTriggerOrder } from './triggerOrders.js';
-import { cancelOrderInstruction, fillOrderInstruction, initializeOrderInstruction } from './triggerProgram.js';
+import { cancelOrderInstruction, fillOrderInstruction, initializeOrderInstruction } from '../../jupiter/programs/trigger.js';
 
 /** Compute-unit limit of a trigger transaction (the captured createOrder transaction asks for 132,000). */
 export const TRIGGER_COMPUTE_UNITS = 132_000;

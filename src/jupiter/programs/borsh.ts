@@ -1,9 +1,15 @@
+import { createHash } from 'node:crypto';
 import { PublicKey } from '@solana/web3.js';
 
 /*
- * Borsh as far as the simulator's hand-written Anchor layouts need it (predictionProgram.ts): little-endian
- * integers, 1-byte bools, u32-length-prefixed utf8 strings, options as a 0/1 tag before the value, u8 enums.
+ * Borsh as far as the products' hand-written Anchor layouts need it (prediction.ts): little-endian integers, 1-byte
+ * bools, u32-length-prefixed utf8 strings, options as a 0/1 tag before the value, u8 enums.
  */
+
+/** Anchor's 8-byte discriminator: the first bytes of sha256(`global:<snake_name>`) or sha256(`account:<PascalName>`). */
+export function anchorDiscriminator(namespace: 'global' | 'account', name: string): Buffer {
+  return createHash('sha256').update(`${namespace}:${name}`).digest().subarray(0, 8);
+}
 
 /** Appends Borsh fields; `done()` returns the bytes. */
 export class BorshWriter {
@@ -114,5 +120,15 @@ export class BorshReader {
   }
   optU16(): number | null {
     return this.bool() ? this.u16() : null;
+  }
+  optU64(): bigint | null {
+    return this.bool() ? this.u64() : null;
+  }
+  optI64(): bigint | null {
+    return this.bool() ? this.i64() : null;
+  }
+  /** Bytes not read yet (an older layout may end before a field a newer one appends). */
+  left(): number {
+    return this.b.length - this.at;
   }
 }

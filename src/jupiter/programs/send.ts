@@ -1,10 +1,12 @@
-import { createHash } from 'node:crypto';
 import { PublicKey, SystemProgram, TransactionInstruction } from '@solana/web3.js';
 import { ASSOCIATED_TOKEN_PROGRAM_ID } from '@solana/spl-token';
 import { PROGRAM_IDS } from '../../lib/programIds.js';
+import { anchorDiscriminator } from './borsh.js';
+import { hasDiscriminator, namedAccounts, ProgramLayoutError, type RawInstruction } from './instruction.js';
 
 /**
- * The Jupiter Send invite-escrow program (inv1tEtS…, named `inviteEscrow`), as its generated client lays it out:
+ * The Jupiter Send invite-escrow program (inv1tEtS…, named `inviteEscrow`), as its generated client lays it out
+ * (what the simulator writes and the guard reads):
  * Anchor instructions `initialize_token`, `claim_token`, `clawback_token` and `expire_token` (and their native-SOL
  * twins, which the simulator does not use: it escrows SOL as wrapped SOL, see escrow.ts), and the `InviteInfoToken`
  * account at the invite PDA ["invite", inviteSigner]. Source: a public codama-generated client of the program
@@ -17,18 +19,13 @@ const TOKEN_PROGRAM_META = (program: PublicKey) => ({ pubkey: program, isSigner:
 const SYSTEM = { pubkey: SystemProgram.programId, isSigner: false, isWritable: false };
 const ATA_PROGRAM = { pubkey: ASSOCIATED_TOKEN_PROGRAM_ID, isSigner: false, isWritable: false };
 
-/** Anchor's 8-byte discriminator of an instruction (`global:<name>`) or account (`account:<Name>`). */
-export function anchorDiscriminator(preimage: string): Buffer {
-  return createHash('sha256').update(preimage).digest().subarray(0, 8);
-}
-
 /** Discriminators of the program's instructions and of its token-invite account. */
 export const SEND_DISCRIMINATORS = Object.freeze({
-  initializeToken: anchorDiscriminator('global:initialize_token'),
-  claimToken: anchorDiscriminator('global:claim_token'),
-  clawbackToken: anchorDiscriminator('global:clawback_token'),
-  expireToken: anchorDiscriminator('global:expire_token'),
-  inviteInfoToken: anchorDiscriminator('account:InviteInfoToken'),
+  initializeToken: anchorDiscriminator('global', 'initialize_token'),
+  claimToken: anchorDiscriminator('global', 'claim_token'),
+  clawbackToken: anchorDiscriminator('global', 'clawback_token'),
+  expireToken: anchorDiscriminator('global', 'expire_token'),
+  inviteInfoToken: anchorDiscriminator('account', 'InviteInfoToken'),
 });
 
 /** Size of an InviteInfoToken account: discriminator, sender, inviteSigner, escrowTokenAccount, expiry i64, bump, 7 padding. */
@@ -138,4 +135,40 @@ export function expireTokenInstruction(a: TokenInviteAccounts & { sender: Public
     ],
     data: Buffer.from(SEND_DISCRIMINATORS.expireToken),
   });
+}
+
+/** Accounts of `initialize_token`, in the client's order (what initializeTokenInstruction writes). */
+export const INITIALIZE_TOKEN_ACCOUNTS = ['sender', 'inviteSigner', 'inviteInfo', 'systemProgram', 'senderTokenAccount', 'escrow', 'tokenProgram', 'mint', 'associatedTokenProgram'] as const;
+/** Accounts of `claim_token`, in the client's order. */
+export const CLAIM_TOKEN_ACCOUNTS = ['inviteInfo', 'inviteSigner', 'claimer', 'systemProgram', 'keeper', 'claimerTokenAccount', 'escrow', 'tokenProgram', 'mint', 'associatedTokenProgram'] as const;
+/** Accounts of `clawback_token`, in the client's order. */
+export const CLAWBACK_TOKEN_ACCOUNTS = ['inviteInfo', 'sender', 'senderTokenAccount', 'escrow', 'tokenProgram', 'associatedTokenProgram', 'systemProgram', 'mint'] as const;
+/** Accounts of `expire_token`, in the client's order. */
+export const EXPIRE_TOKEN_ACCOUNTS = ['inviteInfo', 'sender', 'senderTokenAccount', 'escrow', 'tokenProgram', 'associatedTokenProgram', 'systemProgram', 'mint', 'keeper'] as const;
+
+/** An instruction of the invite program, read: its name, accounts by their client names (base58) and arguments. */
+export type SendInstruction =
+  | { name: 'initializeToken'; accounts: Record<(typeof INITIALIZE_TOKEN_ACCOUNTS)[number], string>; expirySeconds: bigint; amount: bigint }
+  | { name: 'claimToken'; accounts: Record<(typeof CLAIM_TOKEN_ACCOUNTS)[number], string> }
+  | { name: 'clawbackToken'; accounts: Record<(typeof CLAWBACK_TOKEN_ACCOUNTS)[number], string> }
+  | { name: 'expireToken'; accounts: Record<(typeof EXPIRE_TOKEN_ACCOUNTS)[number], string> };
+
+/**
+ * Reads a token-invite instruction of the program: undefined when it is another program's or its discriminator is
+ * none of these four (the native-SOL twins included: their layouts are not here); throws ProgramLayoutError when its
+ * data or accounts are too short.
+ */
+export function decodeSendInstruction(ix: RawInstruction): SendInstruction | undefined {
+  if (ix.programId !== SEND_PROGRAM.toBase58()) return undefined;
+  const d = ix.data;
+  if (hasDiscriminator(d, SEND_DISCRIMINATORS.initializeToken)) {
+    const accounts = namedAccounts(ix, 'initialize_token', INITIALIZE_TOKEN_ACCOUNTS);
+    if (d.length < 24) throw new ProgramLayoutError(ix.programId, 'initialize_token', `data is ${d.length} bytes; the layout has 24`);
+    const b = Buffer.from(d);
+    return { name: 'initializeToken', accounts, expirySeconds: b.readBigInt64LE(8), amount: b.readBigUInt64LE(16) };
+  }
+  if (hasDiscriminator(d, SEND_DISCRIMINATORS.claimToken)) return { name: 'claimToken', accounts: namedAccounts(ix, 'claim_token', CLAIM_TOKEN_ACCOUNTS) };
+  if (hasDiscriminator(d, SEND_DISCRIMINATORS.clawbackToken)) return { name: 'clawbackToken', accounts: namedAccounts(ix, 'clawback_token', CLAWBACK_TOKEN_ACCOUNTS) };
+  if (hasDiscriminator(d, SEND_DISCRIMINATORS.expireToken)) return { name: 'expireToken', accounts: namedAccounts(ix, 'expire_token', EXPIRE_TOKEN_ACCOUNTS) };
+  return undefined;
 }

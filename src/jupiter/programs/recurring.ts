@@ -1,11 +1,12 @@
-import { createHash } from 'node:crypto';
 import { PublicKey, TransactionInstruction } from '@solana/web3.js';
 import { ASSOCIATED_TOKEN_PROGRAM_ID } from '@solana/spl-token';
 import { DCA_SEED_KEY, IDL } from '@jup-ag/dca-sdk';
 import { PROGRAM_IDS } from '../../lib/programIds.js';
+import { anchorDiscriminator } from './borsh.js';
+import { hasDiscriminator, namedAccounts, ProgramLayoutError, type RawInstruction } from './instruction.js';
 
 /**
- * The Jupiter DCA program (DCA265Vj…) behind the Recurring API, as the simulator writes it: its instructions and its
+ * The Jupiter DCA program (DCA265Vj…) behind the Recurring API, as the simulator writes it and the guard reads it: its instructions and its
  * `dca` account encoded from the IDL that @jup-ag/dca-sdk ships (field order and types come from the IDL, the 8-byte
  * discriminators are Anchor's), and the order address derived with the seeds the SDK uses. Nothing here is a
  * hand-copied layout; test/sim/recurring-program.test.ts checks the bytes against the SDK's own Anchor coder and a
@@ -75,14 +76,14 @@ export function dcaAddress(user: PublicKey, inputMint: PublicKey, outputMint: Pu
 export function encodeDcaAccount(account: DcaAccount): Buffer {
   const def = IDL.accounts.find((a) => a.name === 'dca');
   if (!def) throw new Error('the DCA IDL has no dca account');
-  return Buffer.concat([discriminator('account', 'Dca'), encodeFields(def.type.fields, account as unknown as Record<string, IdlValue>)]);
+  return Buffer.concat([anchorDiscriminator('account', 'Dca'), encodeFields(def.type.fields, account as unknown as Record<string, IdlValue>)]);
 }
 
 /** Reads a `dca` account written by encodeDcaAccount (or the program); undefined when the bytes are not one. */
 export function decodeDcaAccount(data: Uint8Array): DcaAccount | undefined {
   const def = IDL.accounts.find((a) => a.name === 'dca');
   const bytes = Buffer.from(data);
-  if (!def || bytes.length < 8 || !bytes.subarray(0, 8).equals(discriminator('account', 'Dca'))) return undefined;
+  if (!def || bytes.length < 8 || !bytes.subarray(0, 8).equals(anchorDiscriminator('account', 'Dca'))) return undefined;
   const out: Record<string, IdlValue> = {};
   let offset = 8;
   for (const f of def.type.fields as readonly IdlField[]) {
@@ -117,13 +118,8 @@ function idlInstruction(name: 'openDcaV2' | 'closeDca', accounts: Record<string,
     if (!pubkey) throw new Error(`${name}: no account given for ${acc.name}`);
     return { pubkey, isSigner: acc.isSigner, isWritable: acc.isMut };
   });
-  const data = Buffer.concat([discriminator('global', snakeCase(name)), encodeFields(def.args, args)]);
+  const data = Buffer.concat([anchorDiscriminator('global', snakeCase(name)), encodeFields(def.args, args)]);
   return new TransactionInstruction({ programId: RECURRING_PROGRAM, keys, data });
-}
-
-/** Anchor's discriminator: the first 8 bytes of sha256("<namespace>:<name>"). */
-function discriminator(namespace: 'global' | 'account', name: string): Buffer {
-  return createHash('sha256').update(`${namespace}:${name}`).digest().subarray(0, 8);
 }
 
 /** Anchor names instructions in snake case for their discriminator ("openDcaV2" -> "open_dca_v2"). */
@@ -177,4 +173,65 @@ function decodeValue(type: IdlType, b: Buffer, offset: number): [IdlValue, numbe
     default:
       throw new TypeError(`IDL type ${JSON.stringify(type)} is not one the simulator reads`);
   }
+}
+
+/** Accounts of `openDcaV2`, in the IDL's order (checked against the SDK's IDL when this module loads). */
+export const OPEN_DCA_V2_ACCOUNTS = ['dca', 'user', 'payer', 'inputMint', 'outputMint', 'userAta', 'inAta', 'outAta', 'systemProgram', 'tokenProgram', 'associatedTokenProgram', 'eventAuthority', 'program'] as const;
+/** Accounts of `closeDca`, in the IDL's order (checked likewise). */
+export const CLOSE_DCA_ACCOUNTS = ['user', 'dca', 'inputMint', 'outputMint', 'inAta', 'outAta', 'userInAta', 'userOutAta', 'systemProgram', 'tokenProgram', 'associatedTokenProgram', 'eventAuthority', 'program'] as const;
+assertIdlAccounts('openDcaV2', OPEN_DCA_V2_ACCOUNTS);
+assertIdlAccounts('closeDca', CLOSE_DCA_ACCOUNTS);
+
+/** The discriminators of the instructions the decoder reads. */
+export const RECURRING_DISCRIMINATORS = Object.freeze({ openDcaV2: anchorDiscriminator('global', 'open_dca_v2'), closeDca: anchorDiscriminator('global', 'close_dca') });
+
+/** An instruction of the DCA program, read: its name, accounts by their IDL names (base58) and arguments. */
+export type RecurringInstruction =
+  | { name: 'openDcaV2'; accounts: Record<(typeof OPEN_DCA_V2_ACCOUNTS)[number], string>; args: OpenDcaArgs }
+  | { name: 'closeDca'; accounts: Record<(typeof CLOSE_DCA_ACCOUNTS)[number], string> }
+  /** Another instruction of the program (the IDL names it; the guard never expects one). */
+  | { name: 'other'; idlName: string };
+
+/**
+ * Reads an instruction of the DCA program with the SDK's IDL: undefined when it is another program's or no IDL
+ * instruction has its discriminator; throws ProgramLayoutError when its data or accounts are too short.
+ */
+export function decodeRecurringInstruction(ix: RawInstruction): RecurringInstruction | undefined {
+  if (ix.programId !== RECURRING_PROGRAM.toBase58()) return undefined;
+  if (hasDiscriminator(ix.data, RECURRING_DISCRIMINATORS.openDcaV2)) {
+    const accounts = namedAccounts(ix, 'openDcaV2', OPEN_DCA_V2_ACCOUNTS);
+    const def = IDL.instructions.find((i) => i.name === 'openDcaV2')!;
+    const values: Record<string, IdlValue> = {};
+    const bytes = Buffer.from(ix.data);
+    let offset = 8;
+    try {
+      for (const f of def.args as readonly IdlField[]) {
+        const [value, next] = decodeValue(f.type, bytes, offset);
+        values[f.name] = value;
+        offset = next;
+      }
+    } catch (err) {
+      throw new ProgramLayoutError(ix.programId, 'openDcaV2', err instanceof Error ? err.message : String(err));
+    }
+    const opt = (k: string): bigint | null => {
+      const v = values[k];
+      if (v === null) return null;
+      if (typeof v !== 'bigint') throw new ProgramLayoutError(ix.programId, 'openDcaV2', `${k} is not an integer in the IDL`);
+      return v;
+    };
+    const big = (k: string): bigint => {
+      const v = opt(k);
+      if (v === null) throw new ProgramLayoutError(ix.programId, 'openDcaV2', `${k} is missing`);
+      return v;
+    };
+    return { name: 'openDcaV2', accounts, args: { applicationIdx: big('applicationIdx'), inAmount: big('inAmount'), inAmountPerCycle: big('inAmountPerCycle'), cycleFrequency: big('cycleFrequency'), minPrice: opt('minPrice'), maxPrice: opt('maxPrice'), startAt: opt('startAt') } };
+  }
+  if (hasDiscriminator(ix.data, RECURRING_DISCRIMINATORS.closeDca)) return { name: 'closeDca', accounts: namedAccounts(ix, 'closeDca', CLOSE_DCA_ACCOUNTS) };
+  const other = IDL.instructions.find((i) => hasDiscriminator(ix.data, anchorDiscriminator('global', snakeCase(i.name))));
+  return other ? { name: 'other', idlName: other.name } : undefined;
+}
+
+function assertIdlAccounts(name: string, expected: readonly string[]): void {
+  const names = IDL.instructions.find((i) => i.name === name)?.accounts.map((a) => a.name) ?? [];
+  if (names.join(',') !== expected.join(',')) throw new Error(`the DCA IDL's ${name} accounts are ${names.join(', ')}, not the layout this module reads`);
 }

@@ -1,10 +1,12 @@
-import { createHash } from 'node:crypto';
 import { PublicKey, SystemProgram, TransactionInstruction, type AccountMeta } from '@solana/web3.js';
 import { ASSOCIATED_TOKEN_PROGRAM_ID } from '@solana/spl-token';
 import { PROGRAM_IDS } from '../../lib/programIds.js';
+import { anchorDiscriminator, BorshReader } from './borsh.js';
+import { hasDiscriminator, namedAccounts, ProgramLayoutError, type RawInstruction } from './instruction.js';
 
 /*
- * The Jupiter Limit Order v2 program (j1o2qRp…), behind the Trigger API, as the simulator lays it out. Nothing of
+ * The Jupiter Limit Order v2 program (j1o2qRp…), behind the Trigger API: the layouts the simulator writes and the
+ * guard reads (one definition for both). Nothing of
  * it is hand-designed: the layouts are the program's Anchor IDL as decoded by sevenlabs-hq/carbon
  * (decoders/jupiter-limit-order-2-decoder: types/initialize_order_params.rs, accounts/order.rs,
  * instructions/{initialize_order,cancel_order,fill_order}.rs), and the seeds were checked against the real
@@ -28,17 +30,12 @@ export const EVENT_AUTHORITY = PublicKey.findProgramAddressSync([Buffer.from('__
 /** Jupiter Aggregator v6: the fill instruction names it (a keeper's fill swaps through it). */
 const JUPITER_V6 = new PublicKey(PROGRAM_IDS.jupiterV6);
 
-/** Anchor's 8-byte discriminator: the first bytes of sha256(`<namespace>:<name>`). */
-function discriminator(namespace: 'global' | 'account', name: string): Buffer {
-  return createHash('sha256').update(`${namespace}:${name}`).digest().subarray(0, 8);
-}
-
 /** Discriminators of the instructions and the account the simulator writes (856e4aaf… is in the captured transaction). */
 export const DISCRIMINATORS = Object.freeze({
-  initializeOrder: discriminator('global', 'initialize_order'),
-  cancelOrder: discriminator('global', 'cancel_order'),
-  fillOrder: discriminator('global', 'fill_order'),
-  order: discriminator('account', 'Order'),
+  initializeOrder: anchorDiscriminator('global', 'initialize_order'),
+  cancelOrder: anchorDiscriminator('global', 'cancel_order'),
+  fillOrder: anchorDiscriminator('global', 'fill_order'),
+  order: anchorDiscriminator('account', 'Order'),
 });
 
 /** The order account of a maker's order (PDA of ["order", maker, unique_id u64 LE]) and its bump. */
@@ -228,4 +225,52 @@ function optionI64(n: bigint | null): Buffer {
 
 function optionU16(n: number | null): Buffer {
   return n === null ? Buffer.from([0]) : Buffer.concat([Buffer.from([1]), u16(n)]);
+}
+
+/** Accounts of `initialize_order`, in the IDL's order (what initializeOrderInstruction writes). */
+export const INITIALIZE_ORDER_ACCOUNTS = ['payer', 'maker', 'order', 'reserve', 'makerInputAccount', 'feeAccount', 'referral', 'inputMint', 'outputMint', 'inputTokenProgram', 'outputTokenProgram', 'systemProgram', 'associatedTokenProgram', 'eventAuthority', 'program'] as const;
+/** Accounts of `cancel_order`, in the IDL's order. */
+export const CANCEL_ORDER_ACCOUNTS = ['signer', 'maker', 'order', 'reserve', 'makerInputAccount', 'inputMint', 'inputTokenProgram', 'eventAuthority', 'program'] as const;
+/** Accounts of `fill_order`, in the IDL's order. */
+export const FILL_ORDER_ACCOUNTS = ['taker', 'maker', 'order', 'takerInputAccount', 'takerOutputAccount', 'makerOutputAccount', 'feeAccount', 'reserve', 'inputMint', 'inputTokenProgram', 'outputMint', 'outputTokenProgram', 'jupiterProgram', 'systemProgram', 'eventAuthority', 'program'] as const;
+
+/** An instruction of the program, read: its name, accounts by their IDL names (base58) and arguments. */
+export type TriggerInstruction =
+  | { name: 'initializeOrder'; accounts: Record<(typeof INITIALIZE_ORDER_ACCOUNTS)[number], string>; params: InitializeOrderParams }
+  /** `makerInputAccount` holds the program id when the refund goes to the maker as SOL (the IDL's None). */
+  | { name: 'cancelOrder'; accounts: Record<(typeof CANCEL_ORDER_ACCOUNTS)[number], string> }
+  | { name: 'fillOrder'; accounts: Record<(typeof FILL_ORDER_ACCOUNTS)[number], string>; inputAmount: bigint };
+
+/**
+ * Reads an instruction of the Limit Order v2 program: undefined when it is another program's or its discriminator is
+ * none of these; throws ProgramLayoutError when its data or accounts are too short for the layout. `initialize_order`
+ * data without the trailing `slippage_bps` (the older IDL of the spec's captured transaction) reads as no slippage.
+ */
+export function decodeTriggerInstruction(ix: RawInstruction): TriggerInstruction | undefined {
+  if (ix.programId !== TRIGGER_PROGRAM.toBase58()) return undefined;
+  const d = ix.data;
+  if (hasDiscriminator(d, DISCRIMINATORS.initializeOrder)) {
+    const accounts = namedAccounts(ix, 'initialize_order', INITIALIZE_ORDER_ACCOUNTS);
+    return { name: 'initializeOrder', accounts, params: readParams(ix) };
+  }
+  if (hasDiscriminator(d, DISCRIMINATORS.cancelOrder)) return { name: 'cancelOrder', accounts: namedAccounts(ix, 'cancel_order', CANCEL_ORDER_ACCOUNTS) };
+  if (hasDiscriminator(d, DISCRIMINATORS.fillOrder)) {
+    const accounts = namedAccounts(ix, 'fill_order', FILL_ORDER_ACCOUNTS);
+    if (d.length < 16) throw new ProgramLayoutError(ix.programId, 'fill_order', `data is ${d.length} bytes`);
+    return { name: 'fillOrder', accounts, inputAmount: Buffer.from(d).readBigUInt64LE(8) };
+  }
+  return undefined;
+}
+
+function readParams(ix: RawInstruction): InitializeOrderParams {
+  const r = BorshReader.of(ix.data, DISCRIMINATORS.initializeOrder)!;
+  try {
+    const [uniqueId, makingAmount, takingAmount] = [r.u64(), r.u64(), r.u64()];
+    const expiredAt = r.optI64();
+    const feeBps = r.optU16();
+    const slippageBps = r.left() > 0 ? r.optU16() : null;
+    return { uniqueId, makingAmount, takingAmount, expiredAt, feeBps, slippageBps };
+  } catch (err) {
+    throw new ProgramLayoutError(ix.programId, 'initialize_order', err instanceof Error ? err.message : String(err));
+  }
 }

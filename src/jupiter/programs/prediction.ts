@@ -1,19 +1,20 @@
-import { createHash } from 'node:crypto';
 import { PublicKey, SystemProgram, TransactionInstruction, type AccountMeta } from '@solana/web3.js';
 import { ASSOCIATED_TOKEN_PROGRAM_ID, TOKEN_PROGRAM_ID, getAssociatedTokenAddressSync } from '@solana/spl-token';
 import { PROGRAM_IDS } from '../../lib/programIds.js';
 import { BorshReader, BorshWriter } from './borsh.js';
+import { hasDiscriminator, namedAccounts, ProgramLayoutError, type RawInstruction } from './instruction.js';
 
 /*
- * Jupiter's Prediction Market program (3ZZuTbw…), as the simulator lays it out. The simulator runs a no-op program
- * at that id and the venue writes the accounts itself, so what matters is that the bytes are the real program's.
- * Every layout, discriminator, account order and signer/writable flag below is from the program's generated client
- * (a public Codama client of `prediction`: instructions/{createOrder,fillBuyOrder,fillSellOrder,cancelOrder,
- * closeOrder,claimPayout,closePosition,closeLostPosition}.ts, accounts/{order,position,vault,marketResult}.ts,
- * types/{orderType,orderStatus}.ts, pdas/{vault,orderAta}.ts), with these exceptions, each marked where it is:
- * the seeds of the order, position and market-result accounts and of the vault's token account, and the market id
- * hash, are the simulator's guesses (the client does not publish them); cancel_order's flags come from an older
- * generation of the client than the rest. The Borsh reading and writing is in ./borsh.ts.
+ * Jupiter's Prediction Market program (3ZZuTbw…): the layouts the simulator writes and the guard reads. The
+ * simulator runs a no-op program at that id and the venue writes the accounts itself, so what matters is that the
+ * bytes are the real program's. Every layout, discriminator, account order and signer/writable flag below is from
+ * the program's generated client (a public Codama client of `prediction`: instructions/{createOrder,fillBuyOrder,
+ * fillSellOrder,cancelOrder,closeOrder,claimPayout,closePosition,closeLostPosition}.ts, types/{orderType,
+ * orderStatus}.ts, pdas/{vault,orderAta}.ts; the accounts are in predictionAccounts.ts); cancel_order's flags come
+ * from an older generation of the client than the rest. The client publishes no seeds for the order, position and
+ * market-result accounts nor for the vault's token account: those are the simulator's guesses and stay in
+ * src/sim/products/predictionSeeds.ts, where nothing else relies on them. The Borsh reading and writing is in
+ * ./borsh.ts.
  */
 
 /** The program id. */
@@ -38,7 +39,7 @@ export const DISCRIMINATORS = Object.freeze({
   }),
   accounts: Object.freeze({ order: hex('86addfb94d561c33'), position: hex('aabc8fe47a40f7d0'), vault: hex('d308e82b02987577'), marketResult: hex('e474c0ea7d36458e') }),
 });
-/** An instruction the simulator builds. */
+/** An instruction of the program the layouts know. */
 export type PredictionInstructionName = keyof typeof DISCRIMINATORS.instructions;
 
 /** `OrderType` of the client (a u8 enum): index 0 market, 1 limit. */
@@ -54,7 +55,6 @@ export const OUTCOMES = ['no', 'yes', 'split', 'refund'] as const;
 /** How a market settled. */
 export type Outcome = (typeof OUTCOMES)[number];
 
-const sha256 = (s: string): Buffer => createHash('sha256').update(s, 'utf8').digest();
 const pda = (seeds: Buffer[]): { address: PublicKey; bump: number } => {
   const [address, bump] = PublicKey.findProgramAddressSync(seeds, PREDICTION_PROGRAM);
   return { address, bump };
@@ -68,165 +68,6 @@ export function vaultAddress(settlementMint: PublicKey): { address: PublicKey; b
 /** The order's escrow: its associated token account of the settlement mint, classic token program (pdas/orderAta.ts). */
 export function orderAtaAddress(order: PublicKey, settlementMint: PublicKey): PublicKey {
   return getAssociatedTokenAddressSync(settlementMint, order, true, TOKEN_PROGRAM_ID, ASSOCIATED_TOKEN_PROGRAM_ID);
-}
-
-/** The vault's token account. GUESS: the vault PDA's associated token account (the client takes it as an argument). */
-export function vaultTokenAccountAddress(settlementMint: PublicKey): PublicKey {
-  return orderAtaAddress(vaultAddress(settlementMint).address, settlementMint);
-}
-
-/** An order account. GUESS (the client publishes no seeds): PDA of ["order", owner, sha256(externalOrderId)]. */
-export function orderAddress(owner: PublicKey, externalOrderId: string): { address: PublicKey; bump: number } {
-  return pda([Buffer.from('order'), owner.toBuffer(), sha256(externalOrderId)]);
-}
-
-/** A position account. GUESS (no published seeds): PDA of ["position", owner, sha256(marketId), [isYes ? 1 : 0]]. */
-export function positionAddress(owner: PublicKey, marketId: string, isYes: boolean): { address: PublicKey; bump: number } {
-  return pda([Buffer.from('position'), owner.toBuffer(), sha256(marketId), Buffer.from([isYes ? 1 : 0])]);
-}
-
-/** A market's result account. GUESS (no published seeds): PDA of ["market_result", sha256(marketId)]. */
-export function marketResultAddress(marketId: string): { address: PublicKey; bump: number } {
-  return pda([Buffer.from('market_result'), sha256(marketId)]);
-}
-
-/** A market's id hash, lowercase hex. GUESS: the first 16 bytes of sha256(marketId). */
-export function marketIdHash(marketId: string): string {
-  return sha256(marketId).subarray(0, 16).toString('hex');
-}
-
-/** `Order` account (amounts in USD micro-units, 6 decimals; times unix seconds). */
-export interface OrderAccount {
-  owner: PublicKey;
-  position: PublicKey;
-  status: OrderStatus;
-  marketId: string;
-  isYes: boolean;
-  isBuy: boolean;
-  createdAt: bigint;
-  contracts: bigint;
-  maxFillPriceUsd: bigint;
-  /** 0 until the first fill. */
-  filledAt: bigint;
-  filledContracts: bigint;
-  avgFillPriceUsd: bigint;
-  /** The venue's order id, once it has one (the client leaves the meaning undocumented). */
-  orderId: string | null;
-  externalOrderId: string;
-  bump: number;
-  orderType: OrderType;
-  payer: PublicKey;
-  /** Not an Option here: presumably the default key when the order has no integrator. */
-  integrator: PublicKey;
-  integratorFeeBps: number;
-  /** 0 legacy whole contracts, 1 micro-contracts (as the position's field of that name). */
-  unitVersion: number;
-}
-
-/** `Position` account (USD amounts in micro-units; times unix seconds). */
-export interface PositionAccount {
-  owner: PublicKey;
-  marketId: string;
-  isYes: boolean;
-  payoutClaimed: boolean;
-  payoutClaimedUsd: bigint;
-  openedAt: bigint;
-  contracts: bigint;
-  /** Cost basis of the contracts held. */
-  totalCostUsd: bigint;
-  openOrders: number;
-  /** Entry fees of the contracts held. */
-  feesPaidUsd: bigint;
-  realizedPnlUsd: bigint;
-  updatedAt: bigint;
-  bump: number;
-  /** 0 legacy whole contracts, 1 micro-contracts. */
-  unitVersion: number;
-  payer: PublicKey;
-}
-
-/** `Vault` account of a settlement mint (87 bytes: the client's dataSize filter). */
-export interface VaultAccount {
-  settlementMint: PublicKey;
-  currentContracts: bigint;
-  /** Legacy, unused by the program (the client says positions keep the count). */
-  currentOpenOrders: number;
-  globalMaxContracts: bigint;
-  positionMaxContracts: bigint;
-  positionMaxOrders: number;
-  settlementDelaySeconds: bigint;
-  depositsDisabled: boolean;
-  withdrawalsDisabled: boolean;
-  protocolFeeBps: number;
-  bump: number;
-  tradingDisabled: boolean;
-  unitVersion: number;
-}
-
-/** `MarketResult` account: a settled market's outcome. */
-export interface MarketResultAccount {
-  marketId: string;
-  outcome: Outcome;
-  /** Unix seconds after which claims are allowed. */
-  settlementTime: bigint;
-  claimsEnabled: boolean;
-  createdAt: bigint;
-  bump: number;
-}
-
-/** The order account's bytes: discriminator then Borsh fields, unpadded (the program's string max lengths are unknown). */
-export function encodeOrderAccount(o: OrderAccount): Buffer {
-  return new BorshWriter().raw(DISCRIMINATORS.accounts.order).key(o.owner).key(o.position).variant(ORDER_STATUSES, o.status).str(o.marketId).bool(o.isYes).bool(o.isBuy)
-    .i64(o.createdAt).u64(o.contracts).u64(o.maxFillPriceUsd).i64(o.filledAt).u64(o.filledContracts).u64(o.avgFillPriceUsd).optStr(o.orderId).str(o.externalOrderId)
-    .u8(o.bump).variant(ORDER_TYPES, o.orderType).key(o.payer).key(o.integrator).u16(o.integratorFeeBps).u8(o.unitVersion).done();
-}
-
-/** Reads an order account; undefined when the bytes are not one. */
-export function decodeOrderAccount(data: Uint8Array): OrderAccount | undefined {
-  const r = BorshReader.of(data, DISCRIMINATORS.accounts.order);
-  if (!r) return undefined;
-  return { owner: r.key(), position: r.key(), status: r.variant(ORDER_STATUSES), marketId: r.str(), isYes: r.bool(), isBuy: r.bool(), createdAt: r.i64(), contracts: r.u64(), maxFillPriceUsd: r.u64(),
-    filledAt: r.i64(), filledContracts: r.u64(), avgFillPriceUsd: r.u64(), orderId: r.optStr(), externalOrderId: r.str(), bump: r.u8(), orderType: r.variant(ORDER_TYPES), payer: r.key(), integrator: r.key(), integratorFeeBps: r.u16(), unitVersion: r.u8() };
-}
-
-/** The position account's bytes (unpadded, as the order's). */
-export function encodePositionAccount(p: PositionAccount): Buffer {
-  return new BorshWriter().raw(DISCRIMINATORS.accounts.position).key(p.owner).str(p.marketId).bool(p.isYes).bool(p.payoutClaimed).u64(p.payoutClaimedUsd).i64(p.openedAt).u64(p.contracts)
-    .u64(p.totalCostUsd).u32(p.openOrders).u64(p.feesPaidUsd).i64(p.realizedPnlUsd).i64(p.updatedAt).u8(p.bump).u8(p.unitVersion).key(p.payer).done();
-}
-
-/** Reads a position account; undefined when the bytes are not one. */
-export function decodePositionAccount(data: Uint8Array): PositionAccount | undefined {
-  const r = BorshReader.of(data, DISCRIMINATORS.accounts.position);
-  if (!r) return undefined;
-  return { owner: r.key(), marketId: r.str(), isYes: r.bool(), payoutClaimed: r.bool(), payoutClaimedUsd: r.u64(), openedAt: r.i64(), contracts: r.u64(), totalCostUsd: r.u64(),
-    openOrders: r.u32(), feesPaidUsd: r.u64(), realizedPnlUsd: r.i64(), updatedAt: r.i64(), bump: r.u8(), unitVersion: r.u8(), payer: r.key() };
-}
-
-/** The vault account's bytes (always 87). */
-export function encodeVaultAccount(v: VaultAccount): Buffer {
-  return new BorshWriter().raw(DISCRIMINATORS.accounts.vault).key(v.settlementMint).u64(v.currentContracts).u32(v.currentOpenOrders).u64(v.globalMaxContracts).u64(v.positionMaxContracts)
-    .u32(v.positionMaxOrders).u64(v.settlementDelaySeconds).bool(v.depositsDisabled).bool(v.withdrawalsDisabled).u16(v.protocolFeeBps).u8(v.bump).bool(v.tradingDisabled).u8(v.unitVersion).done();
-}
-
-/** Reads a vault account; undefined when the bytes are not one. */
-export function decodeVaultAccount(data: Uint8Array): VaultAccount | undefined {
-  const r = BorshReader.of(data, DISCRIMINATORS.accounts.vault);
-  if (!r) return undefined;
-  return { settlementMint: r.key(), currentContracts: r.u64(), currentOpenOrders: r.u32(), globalMaxContracts: r.u64(), positionMaxContracts: r.u64(), positionMaxOrders: r.u32(),
-    settlementDelaySeconds: r.u64(), depositsDisabled: r.bool(), withdrawalsDisabled: r.bool(), protocolFeeBps: r.u16(), bump: r.u8(), tradingDisabled: r.bool(), unitVersion: r.u8() };
-}
-
-/** The market result account's bytes. */
-export function encodeMarketResultAccount(m: MarketResultAccount): Buffer {
-  return new BorshWriter().raw(DISCRIMINATORS.accounts.marketResult).str(m.marketId).variant(OUTCOMES, m.outcome).i64(m.settlementTime).bool(m.claimsEnabled).i64(m.createdAt).u8(m.bump).done();
-}
-
-/** Reads a market result account; undefined when the bytes are not one. */
-export function decodeMarketResultAccount(data: Uint8Array): MarketResultAccount | undefined {
-  const r = BorshReader.of(data, DISCRIMINATORS.accounts.marketResult);
-  if (!r) return undefined;
-  return { marketId: r.str(), outcome: r.variant(OUTCOMES), settlementTime: r.i64(), claimsEnabled: r.bool(), createdAt: r.i64(), bump: r.u8() };
 }
 
 /** `create_order` arguments (contracts and USD amounts in micro-units). */
@@ -356,7 +197,7 @@ export function closeLostPositionInstruction(a: { authority: PublicKey; vault: P
   return ix(DISCRIMINATORS.instructions.closeLostPosition, [meta(a.authority, true, false), meta(a.vault, false, true), meta(a.position, false, true), meta(a.marketResult, false, false)]);
 }
 
-/** Which of the simulator's instructions an instruction of the program is; undefined for anything else. */
+/** Which of the known instructions an instruction of the program is; undefined for anything else. */
 export function predictionInstructionName(i: TransactionInstruction): PredictionInstructionName | undefined {
   if (!i.programId.equals(PREDICTION_PROGRAM)) return undefined;
   const head = i.data.subarray(0, 8);
@@ -369,4 +210,65 @@ function ix(data: Buffer, keys: AccountMeta[]): TransactionInstruction {
 
 function meta(pubkey: PublicKey, isSigner: boolean, isWritable: boolean): AccountMeta {
   return { pubkey, isSigner, isWritable };
+}
+
+/** Accounts of `create_order`, in the client's order (what createOrderInstruction writes). */
+export const CREATE_ORDER_ACCOUNTS = ['payer', 'owner', 'authority', 'vault', 'position', 'order', 'ownerTokenAccount', 'settlementMint', 'orderAta', 'tokenProgram', 'associatedTokenProgram', 'systemProgram'] as const;
+/** Accounts of `fill_buy_order` and `fill_sell_order`. */
+export const FILL_ORDER_ACCOUNTS = ['authority', 'secondaryAuthority', 'owner', 'vault', 'position', 'order', 'vaultTokenAccount', 'orderAta', 'integratorTokenAccount', 'tokenProgram'] as const;
+/** Accounts of `cancel_order` and `close_order`. */
+export const CLOSE_ORDER_ACCOUNTS = ['owner', 'authority', 'vault', 'order', 'rentDestination', 'position', 'orderAta', 'ownerTokenAccount', 'settlementMint', 'tokenProgram', 'systemProgram', 'associatedTokenProgram'] as const;
+/** Accounts of `claim_payout` (`claimer` is the owner) and `claim_payout2` (`claimer` is the venue's authority). */
+export const CLAIM_PAYOUT_ACCOUNTS = ['claimer', 'vault', 'position', 'marketResult', 'ownerTokenAccount', 'vaultTokenAccount', 'tokenProgram'] as const;
+/** Accounts of `close_position`. */
+export const CLOSE_POSITION_ACCOUNTS = ['authority', 'owner', 'position', 'rentDestination'] as const;
+/** Accounts of `close_lost_position`. */
+export const CLOSE_LOST_POSITION_ACCOUNTS = ['authority', 'vault', 'position', 'marketResult'] as const;
+
+type Named<A extends readonly string[]> = Record<A[number], string>;
+
+/** An instruction of the program, read: its name, accounts by the client's names (base58) and arguments. */
+export type PredictionInstruction =
+  | { name: 'createOrder'; accounts: Named<typeof CREATE_ORDER_ACCOUNTS>; args: CreateOrderArgs }
+  | { name: 'fillBuyOrder' | 'fillSellOrder'; accounts: Named<typeof FILL_ORDER_ACCOUNTS>; args: FillOrderArgs }
+  | { name: 'cancelOrder' | 'closeOrder'; accounts: Named<typeof CLOSE_ORDER_ACCOUNTS> }
+  | { name: 'claimPayout' | 'claimPayout2'; accounts: Named<typeof CLAIM_PAYOUT_ACCOUNTS> }
+  | { name: 'closePosition'; accounts: Named<typeof CLOSE_POSITION_ACCOUNTS> }
+  | { name: 'closeLostPosition'; accounts: Named<typeof CLOSE_LOST_POSITION_ACCOUNTS> };
+
+/**
+ * Reads an instruction of the Prediction Market program: undefined when it is another program's or its
+ * discriminator is none the client lists; throws ProgramLayoutError when its data or accounts are too short.
+ */
+export function decodePredictionInstruction(ix: RawInstruction): PredictionInstruction | undefined {
+  if (ix.programId !== PREDICTION_PROGRAM.toBase58()) return undefined;
+  const names = Object.keys(DISCRIMINATORS.instructions) as PredictionInstructionName[];
+  const name = names.find((n) => hasDiscriminator(ix.data, DISCRIMINATORS.instructions[n]));
+  if (name === undefined) return undefined;
+  const read = <T>(f: () => T): T => {
+    try {
+      return f();
+    } catch (err) {
+      throw new ProgramLayoutError(ix.programId, name, err instanceof Error ? err.message : String(err));
+    }
+  };
+  switch (name) {
+    case 'createOrder':
+      return { name, accounts: namedAccounts(ix, name, CREATE_ORDER_ACCOUNTS), args: read(() => decodeCreateOrderData(ix.data)!) };
+    case 'fillBuyOrder':
+    case 'fillSellOrder': {
+      const { side: _side, ...args } = read(() => decodeFillOrderData(ix.data)!);
+      return { name, accounts: namedAccounts(ix, name, FILL_ORDER_ACCOUNTS), args };
+    }
+    case 'cancelOrder':
+    case 'closeOrder':
+      return { name, accounts: namedAccounts(ix, name, CLOSE_ORDER_ACCOUNTS) };
+    case 'claimPayout':
+    case 'claimPayout2':
+      return { name, accounts: namedAccounts(ix, name, CLAIM_PAYOUT_ACCOUNTS) };
+    case 'closePosition':
+      return { name, accounts: namedAccounts(ix, name, CLOSE_POSITION_ACCOUNTS) };
+    case 'closeLostPosition':
+      return { name, accounts: namedAccounts(ix, name, CLOSE_LOST_POSITION_ACCOUNTS) };
+  }
 }

@@ -2,13 +2,11 @@ import { Connection, PublicKey, TransactionInstruction } from '@solana/web3.js';
 import { getAssociatedTokenAddressSync } from '@solana/spl-token';
 import { lendingPda, lendingRewardRateModelPda, liquidityPda } from '@jup-ag/lend';
 import { getLendingProgram } from '@jup-ag/lend/earn';
-import { silentLogger } from '../../lib/logger.js';
 import { PROGRAM_IDS } from '../../lib/programIds.js';
-import { dispatchJsonRpc, rpcMethods } from '../rpc/index.js';
-import type { Venue } from '../venue.js';
+import { hasDiscriminator, namedAccounts, ProgramLayoutError, type RawInstruction } from './instruction.js';
 
 /*
- * The Jupiter Lend Earn program (jup3YeL8…) as the simulator writes it. Nothing here is a hand-copied layout: the
+ * The Jupiter Lend Earn program (jup3YeL8…) as the simulator writes it and the guard reads it. Nothing here is a hand-copied layout: the
  * instructions and the `lending` account are encoded from the Anchor IDL that @jup-ag/lend ships (field order, types
  * and discriminators), the accounts of each user instruction are the ones the SDK's own getDepositContext and
  * getWithdrawContext pick, and every address comes from the SDK's PDA helpers (the program's published seeds).
@@ -34,7 +32,8 @@ interface IdlStruct {
   readonly name: string;
   readonly type: { readonly kind: string; readonly fields?: ReadonlyArray<{ readonly name: string; readonly type: unknown }> };
 }
-interface LendIdl {
+/** As much of the Earn IDL as the codec and the decoder read. */
+export interface LendIdl {
   readonly instructions: readonly IdlInstruction[];
   readonly accounts?: ReadonlyArray<{ readonly name: string; readonly discriminator: readonly number[] }>;
   readonly types?: readonly IdlStruct[];
@@ -75,31 +74,21 @@ export function marketAddresses(asset: PublicKey, tokenProgram: PublicKey): Lend
   };
 }
 
+let loaded: LendIdl | undefined;
+
 /**
- * A web3.js Connection whose requests the simulator's own JSON-RPC methods answer in-process: the SDK's builders
- * read the chain through it exactly as they would read a validator (they ask for the asset mint's owner).
+ * The Earn program's IDL as @jup-ag/lend ships it (camelCase, as Anchor presents it). The SDK hands it out only
+ * wrapped in an Anchor Program, which wants a connection: building it reads nothing from the chain, so the
+ * connection given is never contacted.
  */
-export function chainConnection(venue: Venue): Connection {
-  const env = { venue, logger: silentLogger };
-  const onInternalError = (): void => undefined;
-  return new Connection('http://simulator.invalid/rpc', {
-    commitment: 'confirmed',
-    fetch: async (_input, init) => {
-      const text = typeof init?.body === 'string' ? init.body : '';
-      const answer = await dispatchJsonRpc(text, rpcMethods, env, { onInternalError });
-      return new Response(answer ?? '', { status: 200, headers: { 'content-type': 'application/json' } });
-    },
-  });
+export function lendIdl(): LendIdl {
+  loaded ??= getLendingProgram({ connection: new Connection('http://127.0.0.1:1') }).idl;
+  return loaded;
 }
 
 /** The Earn program's IDL (camelCase, as Anchor presents it) and encoders driven by it. */
 export class LendProgramCodec {
-  private readonly idl: LendIdl;
-
-  constructor(connection: Connection) {
-    // The SDK's Program wraps the IDL; building it reads nothing from the chain.
-    this.idl = getLendingProgram({ connection }).idl;
-  }
+  private readonly idl: LendIdl = lendIdl();
 
   /**
    * The program's instruction `name` with the accounts the IDL lists, taken by name from `accounts` (an SDK
@@ -160,4 +149,44 @@ function encodeField(type: unknown, value: IdlValue | undefined, what: string): 
   const out = Buffer.alloc(width);
   for (let i = 0; i < width; i += 1) out[i] = Number((n >> BigInt(8 * i)) & 0xffn);
   return out;
+}
+
+/** Accounts of the Earn `deposit` and `mint` instructions, in the IDL's order (checked against the IDL when read). */
+export const DEPOSIT_ACCOUNTS = ['signer', 'depositorTokenAccount', 'recipientTokenAccount', 'mint', 'lendingAdmin', 'lending', 'fTokenMint', 'supplyTokenReservesLiquidity', 'lendingSupplyPositionOnLiquidity', 'rateModel', 'vault', 'liquidity', 'liquidityProgram', 'rewardsRateModel', 'tokenProgram', 'associatedTokenProgram', 'systemProgram'] as const;
+/** Accounts of the Earn `withdraw` and `redeem` instructions, in the IDL's order (checked likewise). */
+export const WITHDRAW_ACCOUNTS = ['signer', 'ownerTokenAccount', 'recipientTokenAccount', 'lendingAdmin', 'lending', 'mint', 'fTokenMint', 'supplyTokenReservesLiquidity', 'lendingSupplyPositionOnLiquidity', 'rateModel', 'vault', 'claimAccount', 'liquidity', 'liquidityProgram', 'rewardsRateModel', 'tokenProgram', 'associatedTokenProgram', 'systemProgram'] as const;
+
+/** An instruction of the Earn program, read with its IDL: accounts by name (base58), the one u64 argument. */
+export type LendInstruction =
+  /** `deposit` (argument `assets`) or `mint` (argument `shares`): asset in, jlTokens minted to `recipientTokenAccount`. */
+  | { name: 'deposit' | 'mint'; accounts: Record<(typeof DEPOSIT_ACCOUNTS)[number], string>; amount: bigint }
+  /** `withdraw` (argument `amount`, of the asset) or `redeem` (argument `shares`): jlTokens burnt, asset paid to `recipientTokenAccount`. */
+  | { name: 'withdraw' | 'redeem'; accounts: Record<(typeof WITHDRAW_ACCOUNTS)[number], string>; amount: bigint }
+  /** Another instruction of the IDL (an admin's, a rebalance): the guard never expects one. */
+  | { name: 'other'; idlName: string };
+
+/**
+ * Reads an instruction of the Earn program with the SDK's IDL: undefined when it is another program's or no IDL
+ * instruction has its discriminator; throws ProgramLayoutError when its data or accounts are too short.
+ */
+export function decodeLendInstruction(ix: RawInstruction): LendInstruction | undefined {
+  if (ix.programId !== LEND_PROGRAM.toBase58()) return undefined;
+  const def = lendIdl().instructions.find((i) => hasDiscriminator(ix.data, i.discriminator));
+  if (!def) return undefined;
+  const user = def.name === 'deposit' || def.name === 'mint' ? DEPOSIT_ACCOUNTS : def.name === 'withdraw' || def.name === 'redeem' ? WITHDRAW_ACCOUNTS : undefined;
+  if (!user) return { name: 'other', idlName: def.name };
+  if (def.accounts.map((a) => a.name).join(',') !== user.join(',')) throw new Error(`the lend IDL's ${def.name} accounts are not the layout this module reads`);
+  if (def.args.length !== 1 || def.args[0]!.type !== 'u64' || ix.data.length < 16) throw new ProgramLayoutError(ix.programId, def.name, `expected one u64 argument after the discriminator (data is ${ix.data.length} bytes)`);
+  const amount = Buffer.from(ix.data).readBigUInt64LE(8);
+  const name = def.name;
+  switch (name) {
+    case 'deposit':
+    case 'mint':
+      return { name, accounts: namedAccounts(ix, name, DEPOSIT_ACCOUNTS), amount };
+    case 'withdraw':
+    case 'redeem':
+      return { name, accounts: namedAccounts(ix, name, WITHDRAW_ACCOUNTS), amount };
+    default:
+      return { name: 'other', idlName: name };
+  }
 }

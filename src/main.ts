@@ -96,7 +96,8 @@ async function wireKeeper(o: KeeperOptions, opened: Closer[]): Promise<RunningKe
     tier: config.api.tier ?? (live ? undefined : 'off'),
     customRequestsPerMinute: config.api.requestsPerMinute,
     timeoutMs: config.api.timeoutMs,
-    bucketStore: new RedisBucketStore(redis, prefix),
+    // One bucket per API key on this Redis, shared with every keeper whatever its prefix (not namespaced by it).
+    bucketStore: new RedisBucketStore(redis),
     logger: logger.child({ component: 'jupiter' }),
   });
   const rpc = new SolanaRpc(o.rpcUrl);

@@ -6,7 +6,7 @@ import { UsageError } from './errors.js';
 import { createOutput, type CliOutput } from './output.js';
 
 /** Rate tiers a user may choose with `--tier`. */
-export const CLI_TIERS = ['keyless', 'free', 'developer', 'launch', 'pro', 'off'] as const;
+export const CLI_TIERS = ['keyless', 'free', 'developer', 'launch', 'pro', 'ultra', 'off'] as const;
 
 /** The global options every command sees, parsed. */
 export interface GlobalOptions {

@@ -17,7 +17,7 @@ import {
   UnauthorizedError,
   type SchemaIssue,
 } from './errors.js';
-import { RateBudget, apiKeyId, parseRateHeaders, waitAfterExhaustion, type BucketStore, type RateTier } from './rateBudget.js';
+import { RateBudget, budgetId, parseRateHeaders, waitAfterExhaustion, type BucketStore, type RateTier } from './rateBudget.js';
 
 /** The keyed base URL of the Jupiter API. */
 export const JUPITER_BASE_URL = 'https://api.jup.ag';
@@ -35,7 +35,7 @@ export interface JupiterClientConfig {
    * its configured `api.keyedBaseUrl`, so a venue at any other address (a simulator, a mistyped URL) gets no key.
    */
   keyedBaseUrl?: string | undefined;
-  /** Rate tier; defaults to `free` with a key and `keyless` without. */
+  /** Rate tier; defaults to `free` with a key and `keyless` without. `ultra` learns its swap limit from the headers. */
   tier?: RateTier | undefined;
   /** Requests per minute for the `custom` tier. */
   customRequestsPerMinute?: number | undefined;
@@ -43,7 +43,10 @@ export interface JupiterClientConfig {
   timeoutMs?: number | undefined;
   /** Backoff of transient failures; execute endpoints are never retried. */
   retry?: RetryPolicy | undefined;
-  /** Where the rate bucket lives (process memory by default; Redis for a fleet of workers). */
+  /**
+   * Where the rate bucket lives (process memory by default; Redis for a fleet of workers and keepers). The bucket
+   * is named by a hash of the API key (keyless: of the origin), so every client of one key shares it.
+   */
   bucketStore?: BucketStore | undefined;
   logger?: Logger | undefined;
   fetch?: typeof fetch | undefined;
@@ -109,7 +112,7 @@ export class JupiterTransport {
     this.tier = config.tier ?? (this.keyed ? 'free' : 'keyless');
     this.clock = config.clock ?? systemClock;
     this.budget = new RateBudget({
-      keyId: apiKeyId(this.#apiKey),
+      keyId: budgetId(this.#apiKey, url.origin),
       tier: this.tier,
       customRequestsPerMinute: config.customRequestsPerMinute,
       store: config.bucketStore,
@@ -138,7 +141,7 @@ export class JupiterTransport {
   }
 
   private async attempt<S extends z.ZodType>(spec: RequestSpec<S>): Promise<z.output<S>> {
-    await this.budget.acquire(1, spec.signal);
+    await this.budget.acquire(1, spec.signal, spec.path);
     const url = this.url(spec.path, spec.query);
     const headers: Record<string, string> = { accept: 'application/json' };
     if (this.#apiKey !== undefined && new URL(url).origin === this.#keyedOrigin) headers['x-api-key'] = this.#apiKey;
@@ -164,7 +167,7 @@ export class JupiterTransport {
     const ms = Math.round(performance.now() - started);
     const now = this.clock();
     const rate = parseRateHeaders(response.headers, now);
-    const exhaustedWait = await this.budget.observe(rate, response.status);
+    const exhaustedWait = await this.budget.observe(rate, response.status, spec.path);
     this.logger.debug({ endpoint: spec.endpoint, method: spec.method, path: spec.path, status: response.status, ms }, 'jupiter request');
 
     if (response.status >= 300 && response.status < 400) throw new RedirectError(spec.endpoint, response.status, response.headers.get('location'), url);
@@ -174,7 +177,7 @@ export class JupiterTransport {
       const errBody = scrub(parsed.ok ? parsed.value : text, this.#apiKey);
       const mapped = spec.mapError?.(response.status, errBody);
       if (mapped) throw mapped;
-      throw statusError(spec.endpoint, response.status, errBody, exhaustedWait || waitAfterExhaustion(rate, this.budget.spec, now));
+      throw statusError(spec.endpoint, response.status, errBody, exhaustedWait || waitAfterExhaustion(rate, this.budget.specFor(spec.path), now));
     }
     if (!parsed.ok) {
       throw new SchemaError(spec.endpoint, [{ path: '(root)', message: `body is not JSON (${parsed.reason})` }]);

@@ -39,18 +39,23 @@ redis.call('PEXPIRE', KEYS[1], 3600000)
 return 1
 `;
 
+/** Where every keeper's rate buckets live on a Redis server, whatever its prefix. */
+export const RATE_BUCKET_NAMESPACE = 'jup-keeper';
+
 /**
- * The rate budget's bucket in Redis: every worker of a deployment shares one bucket per API key and tier, so a
- * fleet of workers stays inside the plan's limit together (ARCHITECTURE.md §7).
+ * The rate budget's buckets in Redis: one per API key (named by a hash of it), shared by every worker of every
+ * keeper on the server whatever its prefix, so that a fleet stays inside the key's plan together (ARCHITECTURE.md
+ * §7). Each bucket is one key, so the scripts run on any Redis Cluster slot. `namespace` is for tests that need
+ * buckets of their own.
  */
 export class RedisBucketStore implements BucketStore {
   constructor(
     private readonly redis: Redis,
-    private readonly prefix: string,
+    private readonly namespace: string = RATE_BUCKET_NAMESPACE,
   ) {}
 
   private key(key: string): string {
-    return `${this.prefix}:ratebucket:${key}`;
+    return `${this.namespace}:ratebucket:${key}`;
   }
 
   async take(key: string, cost: number, spec: BucketSpec, nowMs: number): Promise<number> {

@@ -2,7 +2,7 @@ import { Hono, type MiddlewareHandler } from 'hono';
 import type { HttpBindings } from '@hono/node-server';
 import { sleep } from '../../lib/time.js';
 import { breakSchema } from './faults.js';
-import { gateway, type SimTier } from './gateway.js';
+import { gateway, GatewayCounters, type SimTier } from './gateway.js';
 import type { RequestRecorder } from './recorder.js';
 import { sendJson, type SimContext } from './context.js';
 import { controlRoutes } from './control.js';
@@ -36,11 +36,18 @@ export function createSimApp(ctx: SimContext, options: SimAppOptions): Hono<Env>
   if (options.recorder) app.use('*', options.recorder.middleware());
   const jupiter = new Hono<Env>();
   jupiter.use('*', faultLayer(ctx));
-  jupiter.use('*', gateway({ apiKeys: options.apiKeys, tier: options.tier, simNow: () => ctx.state.venue.clock.now() }));
+  const counters = new GatewayCounters();
+  jupiter.use('*', gateway({ apiKeys: options.apiKeys, tier: options.tier, simNow: () => ctx.state.venue.clock.now(), counters }));
   jupiter.route('/ultra/v1', ultraTradeRoutes(ctx));
   jupiter.route('/swap/v1', swapRoutes(ctx));
   for (const [prefix, routes] of options.products ?? []) jupiter.route(prefix, routes);
 
+  // What the gateway's rate limit let through and refused (429), by tier and window; DELETE zeroes the counts.
+  app.get('/__sim/gateway', (c) => sendJson(c, counters.snapshot()));
+  app.delete('/__sim/gateway', (c) => {
+    counters.clear();
+    return sendJson(c, counters.snapshot());
+  });
   app.route('/__sim', controlRoutes(ctx, options.reset));
   if (options.rpc) app.route('/rpc', options.rpc);
   app.route('/', jupiter);

@@ -38,6 +38,41 @@ export interface GatewayOptions {
   now?: () => number;
   /** Simulated time, for the ultra tier's rolling executed volume (defaults to `now`). */
   simNow?: () => number;
+  /** Counts what the gateway answered, for GET /__sim/gateway. */
+  counters?: GatewayCounters;
+}
+
+/** What the gateway answered on one window: requests let through and requests refused with 429. */
+export interface LaneCount {
+  allowed: number;
+  tooMany: number;
+}
+
+/**
+ * What the gateway's rate limit did, by tier and window (`ultra/swap` is the ultra tier's swap interface, any
+ * other `<tier>/all` the tier's 60-second window). Keys are never named. Faults injected through /__sim/faults are
+ * not the gateway's answers and are not counted.
+ */
+export class GatewayCounters {
+  private readonly lanes = new Map<string, LaneCount>();
+
+  count(lane: string, allowed: boolean): void {
+    const c = this.lanes.get(lane) ?? { allowed: 0, tooMany: 0 };
+    if (allowed) c.allowed += 1;
+    else c.tooMany += 1;
+    this.lanes.set(lane, c);
+  }
+
+  /** Totals and per-window counts since the simulator started (or since `clear`). */
+  snapshot(): { allowed: number; tooMany: number; lanes: Record<string, LaneCount> } {
+    const lanes = Object.fromEntries([...this.lanes].map(([k, v]) => [k, { ...v }]));
+    const sum = (f: keyof LaneCount) => [...this.lanes.values()].reduce((n, c) => n + c[f], 0);
+    return { allowed: sum('allowed'), tooMany: sum('tooMany'), lanes };
+  }
+
+  clear(): void {
+    this.lanes.clear();
+  }
 }
 
 /** An API key as `jup-keeper sim --api-key` takes it: `KEY` or `KEY:TIER`. Throws RangeError naming a bad tier. */
@@ -130,6 +165,7 @@ export function gateway(options: GatewayOptions): MiddlewareHandler<{ Bindings: 
     const dynamic = tier === 'ultra' && SWAP_INTERFACE_PATH.test(c.req.path);
     const limit = dynamic ? ULTRA_BASE_REQUESTS + ultraAddedQuota(volumes.quotaVolume(caller, simNow())) : RPM[tier === 'ultra' ? 'free' : tier];
     const state = dynamic ? window.hit(`${caller}:ultra`, limit, now(), ULTRA_WINDOW_MS) : window.hit(caller, limit, now());
+    options.counters?.count(`${tier}/${dynamic ? 'swap' : 'all'}`, state.allowed);
     const headers: Record<string, string> = {
       'x-ratelimit-remaining': String(state.remaining),
       'x-ratelimit-current': String(state.current),

@@ -42,7 +42,9 @@ export function reducesPosition(intent: Intent): boolean {
 /** The verdict of the switch on one intent: undefined to let it through, else the refusal. */
 export function killSwitchVerdict(state: KillSwitchState | null, intent: Intent): RiskRefusal | undefined {
   if (!state) return undefined;
-  if (state.mode === 'halt') return refuse('kill-switch', `trading is halted: ${state.reason}`);
+  // A switch a loss limit tripped names that limit: the refusal says which rule stopped trading.
+  const tripper = state.by.startsWith('risk:') ? state.by.slice('risk:'.length) : undefined;
+  if (state.mode === 'halt') return refuse(tripper === 'drawdown' || tripper === 'daily-loss' ? tripper : 'kill-switch', `trading is halted: ${state.reason}`);
   if (!reducesPosition(intent)) return refuse('kill-switch-reduce-only', `the kill switch is reduce-only (${state.reason}); this ${intent.kind} does not shrink a position`);
   return undefined;
 }

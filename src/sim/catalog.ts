@@ -35,6 +35,8 @@ export interface SimToken {
   /** Whether a mint / freeze authority is set (shield warnings). */
   mintAuthority: boolean;
   freezeAuthority: boolean;
+  /** RugCheck flags its developer's wallet (a critical SUSPICIOUS_DEV_ACTIVITY warning). */
+  suspiciousDev?: boolean;
 }
 
 const DAY = 86_400_000;
@@ -62,7 +64,7 @@ function extraTokens(): SimToken[] {
   const addr = (label: string): string => Keypair.fromSeed(seedBytes(`mint:${label}`)).publicKey.toBase58();
   return [
     { symbol: 'PYUSD', name: 'PayPal USD', mint: '2b1kV6DkPAnxd5ixfnxCpjxmKwqjjaYmCZfHsFu24GXo', decimals: 6, program: 'token2022', category: 'stable', usd: 1, dailyVol: 0.0005, liquidityUsd: 30_000_000, ageMs: 2 * YEAR, verified: true, organicScore: 85, holderCount: 40_000, tags: ['verified', 'token-2022'], mintAuthority: true, freezeAuthority: true },
-    { symbol: 'RISK', name: 'Rugpull Risk', mint: addr('RISK'), decimals: 6, program: 'token', category: 'meme', usd: 0.004, dailyVol: 0.25, liquidityUsd: 40_000, ageMs: 20 * DAY, verified: false, organicScore: 8, holderCount: 310, tags: [], mintAuthority: true, freezeAuthority: true },
+    { symbol: 'RISK', name: 'Rugpull Risk', mint: addr('RISK'), decimals: 6, program: 'token', category: 'meme', usd: 0.004, dailyVol: 0.25, liquidityUsd: 40_000, ageMs: 20 * DAY, verified: false, organicScore: 8, holderCount: 310, tags: [], mintAuthority: true, freezeAuthority: true, suspiciousDev: true },
     { symbol: 'NEWT', name: 'Newt Launch', mint: addr('NEWT'), decimals: 6, program: 'token', category: 'new', usd: 0.0008, dailyVol: 0.4, liquidityUsd: 150_000, ageMs: 3 * 3_600_000, verified: false, organicScore: 35, holderCount: 1_250, tags: ['pump'], mintAuthority: false, freezeAuthority: false },
   ];
 }

@@ -192,6 +192,8 @@ describe('the simulator data products, through the project client', () => {
         severity: 'warning',
         message: "The authority's owner has the ability to freeze your token account, preventing you from further trading",
       });
+      // RugCheck's critical flag, the one the risk gate refuses by default.
+      expect(shield[risk]!.find((w) => w.type === 'SUSPICIOUS_DEV_ACTIVITY')?.severity).toBe('critical');
       expect(types(USDC)).toEqual(['HAS_FREEZE_AUTHORITY', 'HAS_MINT_AUTHORITY']);
       expect(types(newt)).toContain('NEW_LISTING');
       expect(types(risk)).not.toContain('HAS_PERMANENT_DELEGATE');

@@ -224,5 +224,6 @@ export function shieldWarnings(venue: Venue, token: SimToken): ShieldWarning[] {
     out.push({ type: 'HAS_FREEZE_AUTHORITY', message: "The authority's owner has the ability to freeze your token account, preventing you from further trading", severity: 'warning' });
   }
   if (token.mintAuthority) out.push({ type: 'HAS_MINT_AUTHORITY', message: "The authority's owner has the ability to mint more tokens", severity: 'info' });
+  if (token.suspiciousDev) out.push({ type: 'SUSPICIOUS_DEV_ACTIVITY', message: "The developer's wallet shows suspicious activity", severity: 'critical' });
   return out;
 }

@@ -5,6 +5,7 @@ import type { Intent } from '../sdk/intents.js';
 import { GuardUnavailable, type GuardPolicy, type SpendRule } from '../solana/guard.js';
 import { allowedProgramsFor, PROGRAM_IDS, type ApiArea } from '../solana/programs.js';
 import { ultraMaxFeeBps } from './feeTable.js';
+import { productCheckFor } from './productGuard/index.js';
 import type { BuiltTransaction } from './types.js';
 
 /** What the policy is made of besides the intent: the configuration and independent sources. */
@@ -42,6 +43,7 @@ export function guardPolicyFor(intent: Intent, built: Pick<BuiltTransaction, 'en
     mayUnwrapSol: true,
     allowToken2022Mints: new Set(ctx.risk.allowToken2022Mints),
     escrowAuthorities: built.escrowAuthorities ? new Set(built.escrowAuthorities) : undefined,
+    product: productCheckFor(intent, { wallet: ctx.wallet, inviteSigner: built.engineSigners?.[0] }),
     ...extra,
   });
   const escrow = (mint: string, amount: bigint): SpendRule => ({ kind: 'escrow', mint, amount, program: programOf(area) });

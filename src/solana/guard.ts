@@ -6,12 +6,13 @@ import { checkFlows, type TracedEvent } from './guardFlows.js';
 import { flowEventsOf, fromRpcInstruction } from './guardInstructions.js';
 import { checkBalances, checkStatic, checkSwapInflow, describeAccountChange } from './guardRules.js';
 import { dangerousExtensions } from './guardToken2022.js';
-import type { GuardPolicy, GuardReport, GuardViolation } from './guardTypes.js';
+import type { GuardPolicy, GuardReport, GuardViolation, ProductCheck } from './guardTypes.js';
 import { PROGRAM_IDS, TIP_ACCOUNTS } from './programs.js';
 import type { SolanaRpc } from './rpc.js';
 
 export type { SpendRule } from './guardFlows.js';
-export type { GuardPolicy, GuardReport, GuardRule, GuardViolation } from './guardTypes.js';
+export type { GuardPolicy, GuardReport, GuardRule, GuardViolation, ProductCheck, ProductRule, TopInstruction } from './guardTypes.js';
+export { PRODUCT_RULES } from './guardTypes.js';
 export type { SwapTerms } from './swapValue.js';
 
 /** The pre-sign guard refused a transaction; nothing was signed. Give up on this attempt of the intent. */
@@ -103,8 +104,10 @@ export async function guardTransaction(tx: VersionedTransaction, policy: GuardPo
   if (problems.length > 0) return report(base);
 
   const swapMints = policy.swap ? [policy.swap.inputMint, policy.swap.outputMint] : [];
-  const readKeys = uniqueKeys([...decoded.writable.map((k) => k.toBase58()), ...swapMints]);
+  const readKeys = uniqueKeys([...decoded.writable.map((k) => k.toBase58()), ...swapMints, ...(policy.product?.reads ?? [])]);
   const before = await read(rpc, readKeys.map(toKey(decoded)));
+  const pre = statesOf(readKeys, before.accounts);
+  if (policy.product) violations.push(...checkProduct(policy.product, decoded, pre));
   const sim = await simulate(rpc, tx, decoded.writable, before.slot);
   const value = sim.value;
   if (value.err !== null) {
@@ -116,7 +119,6 @@ export async function guardTransaction(tx: VersionedTransaction, policy: GuardPo
   if (!value.accounts || value.accounts.length !== decoded.writable.length) throw new GuardUnavailable('no-post-state', 'the RPC returned no post-simulation state for the accounts asked for');
   if (!value.innerInstructions) throw new GuardUnavailable('no-inner-instructions', 'the RPC returned no inner instructions (a node older than 1.18 cannot show where CPIs send funds)');
 
-  const pre = statesOf(readKeys, before.accounts);
   const post = new Map<string, AccountSnapshot | null>(pre);
   decoded.writable.forEach((k, i) => post.set(k.toBase58(), fromSimulated(value.accounts![i] ?? null)));
   await assertWalletUnmoved(rpc, pre, wallet, sim.context.slot);
@@ -153,6 +155,19 @@ export async function guardTransaction(tx: VersionedTransaction, policy: GuardPo
   if (policy.swap) checkSwapInflow(changes, decoded, flows, policy.swap, pre, violations);
   await checkExtensions(rpc, pre, post, wallet, swapMints, policy, violations);
   return report({ ...base, changes, tipsLamports, simulated: true, slot: sim.context.slot, unitsConsumed: value.unitsConsumed });
+}
+
+/**
+ * The product instruction's terms against the intent, on the accounts as they were before the transaction (the
+ * check decides from the chain and the intent, never the venue's fields). A check that throws is a bug of the
+ * check, not a reason to sign: it refuses.
+ */
+function checkProduct(product: ProductCheck, decoded: DecodedMessage, pre: AccountStates): GuardViolation[] {
+  try {
+    return product.check(decoded.instructions, (address) => pre.get(address));
+  } catch (err) {
+    return [{ rule: 'product-instruction', message: `the ${product.kind} terms could not be checked: ${err instanceof Error ? err.message : String(err)}` }];
+  }
 }
 
 /** Token-2022 mints the wallet holds or trades here whose extensions let a stranger move its tokens. */

@@ -1,5 +1,5 @@
 import type { PublicKey } from '@solana/web3.js';
-import type { WalletChanges } from './guardChanges.js';
+import type { AccountSnapshot, WalletChanges } from './guardChanges.js';
 import type { SpendRule } from './guardFlows.js';
 import type { ApiArea } from './programs.js';
 import type { SwapTerms } from './swapValue.js';
@@ -24,7 +24,65 @@ export type GuardRule =
   | 'unknown-instruction'
   | 'output-mint'
   | 'inflow-short'
-  | 'token-extension';
+  | 'token-extension'
+  | ProductRule;
+
+/**
+ * The rules of the product checks (GuardPolicy.product): the product's own instruction, decoded with the program's
+ * layouts (src/jupiter/programs), held to the intent. Each says what a mismatch is; this is their one definition.
+ */
+export const PRODUCT_RULES = Object.freeze({
+  /** The product's instruction is missing, repeated, of another kind or program than the intent, or unreadable. */
+  'product-instruction': 'the transaction does not carry exactly the one product instruction the intent needs',
+  /** The owner, maker, user, sender or signer the instruction names is not the wallet, or it pulls from another account. */
+  'product-owner': 'the instruction acts for someone other than the wallet',
+  /** An input, output, asset, settlement or invite mint is not the intent's. */
+  'product-mint': 'a mint of the instruction is not the intent\'s',
+  /** An amount (making, taking, in, deposit, withdrawal, contracts, invite) is not the intent's. */
+  'product-amount': 'an amount of the instruction is not the intent\'s',
+  /** A price bound is looser than the intent's (a buy limit above it, a sell floor below it, a slippage, DCA bounds). */
+  'product-price-limit': 'a price bound of the instruction is looser than the intent\'s',
+  /** When an order runs: a recurring order's slices, interval or start, a limit order's expiry. */
+  'product-schedule': 'the order would run on another schedule than the intent\'s',
+  /** An integrator or referral fee the intent never asked for. */
+  'product-fee': 'the instruction takes a fee the intent did not ask for',
+  /** A prediction order's side (YES or NO) or direction (buy or sell) is not the intent's. */
+  'product-side': 'the order is on another side than the intent\'s',
+  /** A prediction order's market is not the intent's. */
+  'product-market': 'the order is in another market than the intent\'s',
+  /** The escrow (order account, its token account, a vault, an invite) is not the one derived from the product's program. */
+  'product-escrow': 'the escrow is not the one the product\'s program derives',
+  /** The order, position or invite acted on is not the intent's. */
+  'product-target': 'the instruction acts on another order, position or invite than the intent\'s',
+  /** A refund, payout, proceeds or withdrawal goes elsewhere than the wallet's own account. */
+  'product-payout': 'what the instruction pays out goes elsewhere than the wallet\'s own account',
+  /** A lend deposit's share token is not the asset's jlToken minted to the wallet's own account. */
+  'product-share-token': 'the deposit\'s share token is not the asset\'s, or not minted to the wallet',
+});
+
+/** A rule of the product checks (see PRODUCT_RULES). */
+export type ProductRule = keyof typeof PRODUCT_RULES;
+
+/** One top-level instruction of a transaction, its accounts resolved (lookup tables included), base58. */
+export interface TopInstruction {
+  programId: string;
+  accounts: readonly string[];
+  data: Uint8Array;
+}
+
+/**
+ * The intent's terms as its product's program would carry them out (ARCHITECTURE.md §4): built from the intent with
+ * the program's layouts by the execution layer (src/execution/productGuard), run by the guard on the transaction's
+ * top-level instructions and the accounts as the chain held them before it ran (every account the transaction
+ * writes, and `reads`). A mismatch is a violation of a PRODUCT_RULES rule; it never throws on a bad transaction.
+ */
+export interface ProductCheck {
+  /** The intent kind it checks (for messages). */
+  kind: string;
+  /** Base58 accounts it reads besides the ones the transaction writes (mints whose decimals it needs). */
+  reads: readonly string[];
+  check(instructions: readonly TopInstruction[], accountAt: (address: string) => AccountSnapshot | null | undefined): GuardViolation[];
+}
 
 /** One reason to refuse, with a message naming accounts and base-unit amounts (never key material). */
 export interface GuardViolation {
@@ -58,6 +116,8 @@ export interface GuardPolicy {
   escrowAuthorities?: ReadonlySet<string> | undefined;
   /** Token-2022 mints with a transfer hook or permanent delegate that may still be traded. */
   allowToken2022Mints: ReadonlySet<string>;
+  /** The product instruction's terms held to the intent (every product but swaps, whose terms are `swap`). */
+  product?: ProductCheck | undefined;
 }
 
 /** What the guard found. `ok` is true only when there is no violation. */

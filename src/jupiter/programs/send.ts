@@ -57,6 +57,13 @@ export function inviteInfoTokenData(a: { sender: PublicKey; inviteSigner: Public
   return data;
 }
 
+/** Reads an InviteInfoToken account; undefined when the bytes are not one. */
+export function decodeInviteInfoToken(data: Uint8Array): { sender: PublicKey; inviteSigner: PublicKey; escrow: PublicKey; expirySeconds: bigint; bump: number } | undefined {
+  if (data.length < INVITE_INFO_TOKEN_SIZE - 7 || !hasDiscriminator(data, SEND_DISCRIMINATORS.inviteInfoToken)) return undefined;
+  const b = Buffer.from(data);
+  return { sender: new PublicKey(b.subarray(8, 40)), inviteSigner: new PublicKey(b.subarray(40, 72)), escrow: new PublicKey(b.subarray(72, 104)), expirySeconds: b.readBigInt64LE(104), bump: b[112]! };
+}
+
 /** `initialize_token(expiry: i64, amount: u64)`: the sender funds an invite; the invite signer co-signs. */
 export function initializeTokenInstruction(a: TokenInviteAccounts & { sender: PublicKey; inviteSigner: PublicKey; senderTokenAccount: PublicKey; expirySeconds: bigint; amount: bigint }): TransactionInstruction {
   const data = Buffer.alloc(24);

@@ -1,0 +1,51 @@
+import type { PublicKey } from '@solana/web3.js';
+import type { Intent } from '../../sdk/intents.js';
+import type { ProductCheck } from '../../solana/guardTypes.js';
+import { lendDepositCheck, lendWithdrawCheck } from './lend.js';
+import { predictionBuyCheck, predictionClaimCheck, predictionCloseCheck, predictionSellCheck } from './prediction.js';
+import { recurringCancelCheck, recurringCreateCheck } from './recurring.js';
+import { clawbackCheck, sendCheck } from './send.js';
+import { triggerCancelCheck, triggerCreateCheck } from './trigger.js';
+
+// The guard's product checks (GuardPolicy.product): each product's own instruction, decoded with the programs'
+// layouts (src/jupiter/programs), held to the intent. The rules they break are PRODUCT_RULES (src/solana/guardTypes.ts).
+
+/** What a product check needs besides the intent: the wallet, and what the engine itself made for the build. */
+export interface ProductCheckContext {
+  wallet: PublicKey;
+  /** A send's invite signer, derived by the engine from its own code (BuiltTransaction.engineSigners). */
+  inviteSigner?: string | undefined;
+}
+
+/** The product check of an intent; undefined for a swap, whose terms the guard holds by value (GuardPolicy.swap). */
+export function productCheckFor(intent: Intent, ctx: ProductCheckContext): ProductCheck | undefined {
+  const { wallet } = ctx;
+  switch (intent.kind) {
+    case 'swap':
+      return undefined;
+    case 'trigger.create':
+      return triggerCreateCheck(intent, wallet);
+    case 'trigger.cancel':
+      return triggerCancelCheck(intent, wallet);
+    case 'recurring.create':
+      return recurringCreateCheck(intent, wallet);
+    case 'recurring.cancel':
+      return recurringCancelCheck(intent, wallet);
+    case 'lend.deposit':
+      return lendDepositCheck(intent, wallet);
+    case 'lend.withdraw':
+      return lendWithdrawCheck(intent, wallet);
+    case 'prediction.buy':
+      return predictionBuyCheck(intent, wallet);
+    case 'prediction.sell':
+      return predictionSellCheck(intent, wallet);
+    case 'prediction.closeOrder':
+      return predictionCloseCheck(intent, wallet);
+    case 'prediction.claim':
+      return predictionClaimCheck(intent, wallet);
+    case 'send':
+      return sendCheck(intent, wallet, ctx.inviteSigner);
+    case 'send.clawback':
+      return clawbackCheck(intent, wallet);
+  }
+}

@@ -7,6 +7,8 @@ import type { Watches } from './sdk/strategy.js';
 import { buildTransaction } from './execution/build.js';
 import { Executor } from './execution/executor.js';
 import { Feeds } from './execution/feeds.js';
+import { VenueReader } from './execution/venueReader.js';
+import { KeeperJobs, keeperSettings } from './keeper/index.js';
 import { guardPolicyFor } from './execution/guardPolicy.js';
 import { declaredCoSigners } from './execution/venueSigners.js';
 import { createJupiterClient } from './jupiter/client.js';
@@ -24,6 +26,8 @@ import { SolanaRpc } from './solana/rpc.js';
 import type { HotWallet } from './solana/wallet.js';
 import { intentLedger, RiskStore, snapshotSource, StrategyStateStore } from './store/engineStore.js';
 import { IntentStore } from './store/intents.js';
+import { KeeperStore } from './store/keeperStore.js';
+import { KillSwitchStore } from './store/killSwitch.js';
 import { PnlStore } from './store/pnl.js';
 import { RedisBucketStore } from './store/rateBucket.js';
 import { assertDatabase, checkRedis, clearNamespace, createRedis } from './store/redis.js';
@@ -141,6 +145,19 @@ async function wireKeeper(o: KeeperOptions, opened: Closer[]): Promise<RunningKe
     },
   });
 
+  const keeperStore = new KeeperStore(redis, prefix, intents);
+  const switchStore = new KillSwitchStore(redis, prefix);
+  const keeperJobs = new KeeperJobs({
+    venue: new VenueReader(jup, rpc, o.wallet.address),
+    ledger: keeperStore,
+    state: keeperStore,
+    killSwitch: { read: () => switchStore.read(), finishCancelResting: (requestedAt, at) => switchStore.finishCancelResting(requestedAt, at) },
+    enqueue: (intentId) => queues.enqueueIntent(intentId),
+    settings: keeperSettings({ deadlineMs: config.execution.deadline, staleOrderAgeMs: config.keeper.staleOrderAge }),
+    logger: logger.child({ component: 'keeper' }),
+    now: Date.now,
+  });
+
   await redis.hset(`${prefix}:meta`, {
     venue: config.venue.kind,
     venueUrl: publicUrl(o.venueUrl),
@@ -192,6 +209,7 @@ async function wireKeeper(o: KeeperOptions, opened: Closer[]): Promise<RunningKe
           return result;
         },
         reconcile: () => reconcile(intents, queues.execute, logger.child({ component: 'reconciler' }), config.execution.reconcileEvery),
+        keeperTask: (task) => keeperJobs.run(task),
         halt: (reason) => risk.setHalted(reason),
       },
       { connection: bullConnection, prefix, executeConcurrency: config.execution.concurrency, jobLockMs: config.execution.jobLock, logger: logger.child({ component: 'workers' }) },
@@ -207,6 +225,7 @@ async function wireKeeper(o: KeeperOptions, opened: Closer[]): Promise<RunningKe
         feeds: { market: config.feeds.prices, wallet: config.feeds.wallet, prediction: watched.categories.size + watched.markets.size > 0 ? config.feeds.prediction : null },
         strategies: instances.map((s) => ({ id: s.id, cadence: 'every' in s.schedule ? { every: s.schedule.every } : { cron: s.schedule.cron, tz: s.schedule.tz } })),
         reconcileEveryMs: config.execution.reconcileEvery,
+        keeper: { claims: config.keeper.claimEvery, 'venue-reconcile': config.keeper.reconcileVenueEvery, 'stale-orders': config.keeper.staleOrderEvery, sweep: config.keeper.sweepEvery, 'cancel-resting': config.keeper.cancelRestingEvery },
       },
       logger.child({ component: 'scheduler' }),
     );

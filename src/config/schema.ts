@@ -169,6 +169,22 @@ export const riskSchema = z.strictObject({
   maxDrawdownPct: z.number().positive().max(100).optional(),
 });
 
+/** The keeper's periodic jobs besides the intent reconciler (src/keeper): cadences, and the age of a stale order. */
+export const keeperSchema = z.strictObject({
+  /** How often settled winning prediction positions are claimed. */
+  claimEvery: duration(1_000, 86_400_000).default(60_000),
+  /** How often the ledger is reconciled with the venue's orders: an order filled or cancelled behind the bot's back shows within one run. */
+  reconcileVenueEvery: duration(1_000, 3_600_000).default(30_000),
+  /** How often open prediction orders are checked against `staleOrderAge`. */
+  staleOrderEvery: duration(1_000, 3_600_000).default(60_000),
+  /** A prediction order still open this long after it was placed is closed, and what its escrow holds refunded. */
+  staleOrderAge: duration(1_000, 30 * 86_400_000).default(900_000),
+  /** How often escrows of ended orders and unclaimed winnings are reported (the sweep moves nothing). */
+  sweepEvery: duration(1_000, 86_400_000).default(600_000),
+  /** How often the kill switch is read for a cancel-resting request (`kill-switch on --cancel-resting`). */
+  cancelRestingEvery: duration(1_000, 600_000).default(5_000),
+});
+
 /** The configuration file. Secrets are never in it: they come from the environment. */
 export const configSchema = z.strictObject({
   venue: venueSchema,
@@ -227,6 +243,7 @@ export const configSchema = z.strictObject({
     /** Oldest wallet snapshot a decision may use. */
     maxWalletAge: duration(1_000, 3_600_000).default(30_000),
   }).default({ prices: 10_000, wallet: 15_000, prediction: 30_000, maxPriceAge: 60_000, maxWalletAge: 30_000 }),
+  keeper: keeperSchema.default(keeperSchema.parse({})),
   logging: z.strictObject({ level: z.enum(['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent']).default('info') }).default({ level: 'info' }),
   strategies: z.array(strategyInstanceSchema).min(1, 'at least one strategy instance is required'),
 });

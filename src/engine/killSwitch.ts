@@ -1,5 +1,6 @@
 import { knownByMint } from '../lib/mints.js';
 import type { Intent } from '../sdk/intents.js';
+import { KEEPER_INSTANCE } from './keeperPorts.js';
 import { refuse, type RiskRefusal } from './riskRules.js';
 
 /** How the kill switch stops trading: `halt` stops everything new; `reduce-only` lets only position-shrinking intents through. */
@@ -15,6 +16,16 @@ export interface KillSwitchState {
   at: number;
   /** Who engaged it: `cli`, `worker`, a rule name. */
   by: string;
+  /** Set when the operator also asked for the wallet's resting orders to be cancelled (`--cancel-resting`). */
+  cancelResting?: CancelRestingRequest | undefined;
+}
+
+/** A request, made with the switch, that the keeper cancel every open trigger, recurring and prediction order. */
+export interface CancelRestingRequest {
+  /** Unix ms of the request; the cancels it asks for carry it in their key. */
+  requestedAt: number;
+  /** Unix ms when the keeper found no resting order left; null while it works. */
+  doneAt: number | null;
 }
 
 /**
@@ -47,6 +58,23 @@ export function killSwitchVerdict(state: KillSwitchState | null, intent: Intent)
   if (state.mode === 'halt') return refuse(tripper === 'drawdown' || tripper === 'daily-loss' ? tripper : 'kill-switch', `trading is halted: ${state.reason}`);
   if (!reducesPosition(intent)) return refuse('kill-switch-reduce-only', `the kill switch is reduce-only (${state.reason}); this ${intent.kind} does not shrink a position`);
   return undefined;
+}
+
+/** The key of the cancels a cancel-resting request asks for: it names the request, so only its own cancels pass. */
+export function cancelRestingKey(request: CancelRestingRequest): string {
+  return `cancel-resting-${request.requestedAt}`;
+}
+
+/**
+ * The verdict of the switch on a recorded intent. Like `killSwitchVerdict`, except that the cancels the switch's own
+ * cancel-resting request asked for pass even a halt: recorded by the keeper (never by a strategy, whose instance id
+ * cannot be the keeper's), of a cancelling kind, and keyed with the request they serve.
+ */
+export function killSwitchVerdictFor(state: KillSwitchState | null, intent: Intent, instance: string): ReturnType<typeof killSwitchVerdict> {
+  const request = state?.cancelResting;
+  const cancels = intent.kind === 'trigger.cancel' || intent.kind === 'recurring.cancel' || intent.kind === 'prediction.closeOrder';
+  if (request && cancels && instance === KEEPER_INSTANCE && intent.key === cancelRestingKey(request)) return undefined;
+  return killSwitchVerdict(state, intent);
 }
 
 function isStable(mint: string): boolean {

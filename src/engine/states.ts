@@ -3,6 +3,7 @@
  *
  *   planned → built → guarded → signed → submitted → landed
  *                 ↘ rejected (risk gate or pre-sign guard)      ↘ failed (landed with an error, or refused)
+ *   built → landed (the venue says the intent's effect is already there, e.g. a claim paid: nothing is signed)
  *   signed/submitted → planned (a new attempt, only after the blockhash provably expired with the signature absent)
  *   any live state → expired (deadline passed, or attempts used up)
  */
@@ -23,7 +24,7 @@ export const ALLOWED_FROM: Readonly<Record<IntentState, readonly IntentState[]>>
   guarded: ['built'],
   signed: ['guarded'],
   submitted: ['signed', 'submitted'],
-  landed: ['signed', 'submitted'],
+  landed: ['signed', 'submitted', 'built'],
   failed: ['planned', 'built', 'guarded', 'signed', 'submitted'],
   expired: ['planned', 'built', 'guarded', 'signed', 'submitted'],
   rejected: ['planned', 'built', 'guarded'],

@@ -2,6 +2,9 @@ import { VersionedTransaction } from '@solana/web3.js';
 import { deriveInvitePda, inviteKeypairFromCode } from '../jupiter/send/inviteCode.js';
 import type { JupiterClient } from '../jupiter/client.js';
 import { lendVaultAuthority } from '../jupiter/lend/shared.js';
+import type { PredictionClaimBuild } from '../jupiter/prediction/claimPredictionPosition.js';
+import type { BuiltPredictionOrder } from '../jupiter/prediction/createPredictionOrder.js';
+import { AlreadyClaimedError, ClaimNotRequiredError } from '../jupiter/prediction/errors.js';
 import type { Intent } from '../sdk/intents.js';
 import type { SolanaRpc } from '../solana/rpc.js';
 import type { HotWallet } from '../solana/wallet.js';
@@ -23,6 +26,19 @@ export interface BuildDeps {
   /** USD price of a mint from the latest feed (recurring orders need it for the service's minimums). */
   usdPrice(mint: string): { usd: number; decimals: number } | undefined;
   signal?: AbortSignal;
+}
+
+/**
+ * Raised by a builder when the venue says the intent's effect is already there (a claim already paid): the intent
+ * ends done (landed, with nothing signed), not failed.
+ */
+export class AlreadyDone extends Error {
+  constructor(
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+  }
 }
 
 /** Raised by a builder when the intent cannot be carried out as asked (not retried). */
@@ -122,21 +138,29 @@ export async function buildTransaction(intent: Intent, deps: BuildDeps): Promise
       // The live service takes no price limit (jupiter-api.md §13 item 13): the build reports the one it fills at.
       const r = await deps.jup.prediction.createPredictionOrder({ isBuy: true, ownerPubkey: owner, marketId: intent.marketId, isYes: intent.side === 'yes', depositAmount: intent.depositAmount, depositMint: intent.depositMint }, o);
       checkPredictionLimit('buy', r.order.maxBuyPriceUsd, intent.maxPriceMicroUsd);
-      return routedWithMeta(r, deps);
+      return routedWithMeta(r, deps, orderQuote(r.order));
     }
     case 'prediction.sell': {
       const position = await deps.jup.prediction.getPredictionPosition({ positionPubkey: intent.positionPubkey }, o);
       const r = await deps.jup.prediction.createPredictionOrder({ isBuy: false, ownerPubkey: owner, positionPubkey: intent.positionPubkey, isYes: position.isYes, contractsMicro: intent.contractsMicro }, o);
       checkPredictionLimit('sell', r.order.minSellPriceUsd, intent.minPriceMicroUsd);
-      return routedWithMeta(r, deps);
+      return routedWithMeta(r, deps, orderQuote(r.order));
     }
     case 'prediction.closeOrder': {
       const r = await deps.jup.prediction.closePredictionOrder({ ownerPubkey: owner, orderPubkey: intent.orderPubkey }, o);
-      return routed(decode(r.transaction), { via: 'rpc' }, deps, {});
+      return routed(decode(r.transaction), { via: 'rpc' }, deps, { order: intent.orderPubkey });
     }
     case 'prediction.claim': {
-      const r = await deps.jup.prediction.claimPredictionPosition({ ownerPubkey: owner, positionPubkey: intent.positionPubkey }, o);
-      return routedWithMeta(r, deps);
+      let r: PredictionClaimBuild;
+      try {
+        r = await deps.jup.prediction.claimPredictionPosition({ ownerPubkey: owner, positionPubkey: intent.positionPubkey }, o);
+      } catch (err) {
+        // Claimed already (by the owner elsewhere, another keeper, the venue's auto-claim), or paid out without a
+        // claim: the intent's effect is there. Done, not failed.
+        if (err instanceof AlreadyClaimedError || err instanceof ClaimNotRequiredError) throw new AlreadyDone(err.code, err.message);
+        throw err;
+      }
+      return routedWithMeta(r, deps, { position: r.position.positionPubkey, payoutMicroUsd: r.position.payoutAmountUsd, contractsMicro: r.position.contractsMicro ?? r.position.contracts * 1_000_000n });
     }
     case 'send': {
       // The code is derived from the wallet and the intent id: never stored, the same after a restart, and shown
@@ -189,8 +213,24 @@ async function routed(tx: VersionedTransaction, route: BuiltTransaction['route']
   return { tx, route, lastValidBlockHeight: await lastValid(deps, undefined), quote };
 }
 
-async function routedWithMeta(r: { transaction: string | null; txMeta: { lastValidBlockHeight: number } | null }, deps: BuildDeps): Promise<BuiltTransaction> {
+async function routedWithMeta(r: { transaction: string | null; txMeta: { lastValidBlockHeight: number } | null }, deps: BuildDeps, quote: Record<string, unknown>): Promise<BuiltTransaction> {
   const tx = decode(r.transaction ?? '');
-  return { tx, route: { via: 'rpc' }, lastValidBlockHeight: await lastValid(deps, r.txMeta?.lastValidBlockHeight), quote: {} };
+  return { tx, route: { via: 'rpc' }, lastValidBlockHeight: await lastValid(deps, r.txMeta?.lastValidBlockHeight), quote };
+}
+
+/**
+ * What the ledger keeps of a prediction order's build: its order account and position account (the venue
+ * reconciliation follows the order by them, the sweep its escrow), the escrow, and what the venue quoted.
+ */
+function orderQuote(order: BuiltPredictionOrder): Record<string, unknown> {
+  return {
+    order: order.orderPubkey,
+    position: order.positionPubkey,
+    escrow: order.orderAtaPubkey ?? null,
+    contractsMicro: order.contractsMicro ?? order.contracts * 1_000_000n,
+    orderCostMicroUsd: order.orderCostUsd,
+    feeMicroUsd: order.estimatedTotalFeeUsd,
+    limitMicroUsd: order.isBuy ? order.maxBuyPriceUsd : order.minSellPriceUsd,
+  };
 }
 

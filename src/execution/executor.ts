@@ -4,14 +4,14 @@ import { JupiterError, SchemaError } from '../jupiter/errors.js';
 import { KeeperError } from '../lib/errors.js';
 import type { Logger } from '../lib/logger.js';
 import { sleep } from '../lib/time.js';
-import { killSwitchVerdict, type KillSwitchState } from '../engine/killSwitch.js';
+import { killSwitchVerdictFor, type KillSwitchState } from '../engine/killSwitch.js';
 import { isTerminal, SIGNED_STATES, type IntentState } from '../engine/states.js';
 import type { Intent } from '../sdk/intents.js';
 import { GuardUnavailable, type GuardReport } from '../solana/guard.js';
 import type { SolanaRpc } from '../solana/rpc.js';
 import type { HotWallet } from '../solana/wallet.js';
 import type { IntentPatch, IntentRecord, IntentStore, MoveOptions } from '../store/intents.js';
-import { BuildRefusal } from './build.js';
+import { AlreadyDone, BuildRefusal } from './build.js';
 import { crashPoint, pausePoint } from './faultPoints.js';
 import { inviteNotice } from './sendInvite.js';
 import { submitAndConfirm, type AttemptEnd, type Mover } from './submit.js';
@@ -150,6 +150,13 @@ export class Executor {
       try {
         built = await this.deps.build(rec.intent, rec.id, signal);
       } catch (err) {
+        if (err instanceof AlreadyDone) {
+          // The venue says the effect is there already (a claim paid): done, with nothing built or signed.
+          log.info({ code: err.code, reason: err.message }, 'the venue reports this intent\'s effect already done; nothing to sign');
+          await move(rec, 'built', { quote: { alreadyDone: err.code } });
+          await move(rec, 'landed', { result: { alreadyDone: { code: err.code, message: err.message } } });
+          return { done: 'landed' };
+        }
         const refusal = classifyBuildError(err);
         if (!refusal) throw err;
         log.warn({ code: refusal.code, reason: refusal.message }, `intent ${refusal.state}`);
@@ -195,7 +202,8 @@ export class Executor {
    * intent ends rejected with the switch's reason. Only unsigned intents come here: signed bytes are committed.
    */
   private async stoppedBySwitch(rec: IntentRecord, move: Mover, log: Logger): Promise<boolean> {
-    const verdict = killSwitchVerdict(await this.deps.killSwitch(), rec.intent);
+    // The cancels a cancel-resting request of the switch asked for (recorded by the keeper) pass it.
+    const verdict = killSwitchVerdictFor(await this.deps.killSwitch(), rec.intent, rec.instance);
     if (!verdict) return false;
     log.warn({ code: verdict.code, reason: verdict.message }, 'kill switch: nothing is built or signed for this intent');
     await move(rec, 'rejected', { error: { code: verdict.code, rule: verdict.rule, message: verdict.message } });

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { KEEPER_TASKS } from '../engine/keeperPorts.js';
 
 /** Queue names (BullMQ forbids ':' in them). */
 export const QUEUES = { feeds: 'feeds', evaluate: 'evaluate', execute: 'execute', keeper: 'keeper' } as const;
@@ -7,7 +8,8 @@ export const QUEUES = { feeds: 'feeds', evaluate: 'evaluate', execute: 'execute'
 export const feedJobSchema = z.object({ feed: z.enum(['market', 'wallet', 'prediction']) });
 export const evaluateJobSchema = z.object({ instance: z.string().min(1) });
 export const executeJobSchema = z.object({ intentId: z.string().min(1).regex(/^[^:]+$/, 'intent ids contain no colon') });
-export const keeperJobSchema = z.object({ task: z.enum(['reconcile']) });
+/** Keeper jobs: `reconcile` re-drives stuck intents of the ledger; the others are the keeper's venue jobs. */
+export const keeperJobSchema = z.object({ task: z.enum(['reconcile', ...KEEPER_TASKS]) });
 
 /** The time a job scheduler meant a job for: parsed from its id `repeat:<scheduler>:<millis>`, else its timestamp. */
 export function scheduledAt(job: { id?: string | undefined; timestamp: number }): number {

@@ -1,3 +1,4 @@
+import type { KeeperTask } from '../engine/keeperPorts.js';
 import type { Logger } from '../lib/logger.js';
 import type { KeeperQueues } from './queues.js';
 
@@ -9,6 +10,8 @@ export interface SchedulePlan {
   feeds: { market: number; wallet: number; prediction: number | null };
   strategies: Array<{ id: string; cadence: Cadence }>;
   reconcileEveryMs: number;
+  /** Cadence of each keeper job, ms. */
+  keeper: Record<KeeperTask, number>;
 }
 
 /**
@@ -38,5 +41,8 @@ export async function applySchedules(queues: KeeperQueues, plan: SchedulePlan, l
     }
   }
   await queues.keeper.upsertJobScheduler('keeper-reconcile', { every: plan.reconcileEveryMs }, { name: 'reconcile', data: { task: 'reconcile' } });
+  for (const [task, every] of Object.entries(plan.keeper)) {
+    await queues.keeper.upsertJobScheduler(`keeper-${task}`, { every }, { name: task, data: { task } });
+  }
   logger.info({ strategies: plan.strategies.map((s) => s.id) }, 'job schedulers upserted');
 }

@@ -3,6 +3,7 @@ import { stringifyJson } from '../lib/amounts.js';
 import { KeeperError } from '../lib/errors.js';
 import type { Logger } from '../lib/logger.js';
 import { settlesWithin } from '../lib/time.js';
+import type { KeeperTask } from '../engine/keeperPorts.js';
 import { evaluateJobSchema, executeJobSchema, feedJobSchema, keeperJobSchema, QUEUES, scheduledAt } from './jobs.js';
 
 /** What each queue's jobs do; main.ts supplies them. */
@@ -12,6 +13,8 @@ export interface JobHandlers {
   /** `signal` aborts when shutdown runs out of patience; the intent stays resumable in the ledger. */
   execute(intentId: string, signal: AbortSignal): Promise<unknown>;
   reconcile(): Promise<unknown>;
+  /** One run of a keeper job (claims, venue reconciliation, stale orders, sweep, cancel-resting). */
+  keeperTask(task: KeeperTask): Promise<unknown>;
   /** An error that needs a human (bad key, corrupt state): engage the kill switch and say why. */
   halt(reason: string): Promise<void>;
 }
@@ -58,10 +61,11 @@ export class KeeperWorkers {
         lockDuration: s.jobLockMs,
         stalledInterval: Math.max(1_000, Math.floor(s.jobLockMs / 2)),
       }),
+      // Two at a time: a slow venue job (a sweep reading many escrows) does not hold up the intent reconciler.
       new Worker(QUEUES.keeper, guarded('keeper', (job) => {
-        keeperJobSchema.parse(job.data);
-        return handlers.reconcile();
-      }), { ...common, concurrency: 1 }),
+        const { task } = keeperJobSchema.parse(job.data);
+        return task === 'reconcile' ? handlers.reconcile() : handlers.keeperTask(task);
+      }), { ...common, concurrency: 2 }),
     ];
     for (const w of this.workers) {
       w.on('failed', (job, err) => s.logger.warn({ queue: w.name, job: job?.id, attempts: job?.attemptsMade, err: err.message }, 'job failed'));

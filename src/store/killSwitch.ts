@@ -8,6 +8,7 @@ const stateSchema = z.object({
   reason: z.string(),
   at: z.number(),
   by: z.string(),
+  cancelResting: z.object({ requestedAt: z.number(), doneAt: z.number().nullable() }).optional(),
 });
 
 /**
@@ -31,11 +32,37 @@ export class KillSwitchStore {
     return parseState(raw);
   }
 
-  /** Engages the switch (replacing any earlier mode and reason). */
-  async engage(mode: KillSwitchState['mode'], reason: string, by: string, now = Date.now()): Promise<KillSwitchState> {
-    const state: KillSwitchState = { mode, reason, at: now, by };
+  /**
+   * Engages the switch (replacing any earlier mode, reason and request). With `cancelResting` it also records the
+   * request that the running keeper cancel the wallet's resting orders (the CLI does not hold the wallet).
+   */
+  async engage(mode: KillSwitchState['mode'], reason: string, by: string, now = Date.now(), options: { cancelResting?: boolean } = {}): Promise<KillSwitchState> {
+    const state: KillSwitchState = { mode, reason, at: now, by, ...(options.cancelResting ? { cancelResting: { requestedAt: now, doneAt: null } } : {}) };
     await this.redis.set(this.key, JSON.stringify(state));
     return state;
+  }
+
+  /**
+   * Marks the cancel-resting request of `requestedAt` done at `at`, if the switch still carries that request
+   * undone (a switch released or engaged again since is left as it is). Optimistic: retried if the key moved.
+   */
+  async finishCancelResting(requestedAt: number, at: number): Promise<void> {
+    const conn = this.redis.duplicate();
+    try {
+      for (let attempt = 0; attempt < 10; attempt += 1) {
+        await conn.watch(this.key);
+        const raw = await conn.get(this.key);
+        const state = raw === null ? null : parseState(raw);
+        if (!state?.cancelResting || state.cancelResting.requestedAt !== requestedAt || state.cancelResting.doneAt !== null) {
+          await conn.unwatch();
+          return;
+        }
+        const done = await conn.multi().set(this.key, JSON.stringify({ ...state, cancelResting: { requestedAt, doneAt: at } })).exec();
+        if (done !== null) return;
+      }
+    } finally {
+      conn.disconnect();
+    }
   }
 
   /**

@@ -4,6 +4,8 @@ import { testTransport } from '../helpers/client.js';
 import { BadRequestError, LimitError, NotFoundError, SchemaError } from '../../src/jupiter/errors.js';
 import type { JupiterTransport } from '../../src/jupiter/transport.js';
 import {
+  ALREADY_CLAIMED_CODE,
+  AlreadyClaimedError,
   ClaimNotRequiredError,
   MARKET_NOT_SETTLED_CODE,
   MarketNotSettledError,
@@ -273,11 +275,19 @@ describe('the prediction position endpoints', () => {
       await expect(claimPredictionPosition(t, { positionPubkey: POSITION, ownerPubkey: OWNER })).rejects.toBeInstanceOf(ClaimNotRequiredError);
     });
 
+    it('turns "already claimed" into AlreadyClaimedError (the payout was made: a keeper counts it done)', async () => {
+      server.on('POST', `${BASE}/positions/:positionPubkey/claim`, { status: 400, body: { type: 'invalid_request_error', message: 'Position already claimed', code: 'already_claimed', request_id: 'r' } });
+      const err = await claimPredictionPosition(t, { positionPubkey: POSITION, ownerPubkey: OWNER }).catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(AlreadyClaimedError);
+      expect(err).toMatchObject({ code: ALREADY_CLAIMED_CODE, action: 'abandon', status: 400 });
+    });
+
     it('leaves other refusals as BadRequestError', async () => {
-      server.on('POST', `${BASE}/positions/:positionPubkey/claim`, { status: 400, body: { type: 'invalid_request_error', message: 'Position already claimed', request_id: 'r' } });
+      server.on('POST', `${BASE}/positions/:positionPubkey/claim`, { status: 400, body: { type: 'invalid_request_error', message: 'Position did not win: losing contracts pay nothing', request_id: 'r' } });
       const err = await claimPredictionPosition(t, { positionPubkey: POSITION, ownerPubkey: OWNER }).catch((e: unknown) => e);
       expect(err).toBeInstanceOf(BadRequestError);
       expect(err).not.toBeInstanceOf(MarketNotSettledError);
+      expect(err).not.toBeInstanceOf(AlreadyClaimedError);
     });
 
     it('rejects a claim build without a transaction', async () => {

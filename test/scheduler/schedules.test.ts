@@ -12,7 +12,12 @@ describe('the job schedulers of a config', () => {
   const redis = new Redis(url);
   const bull = new Redis(url, { maxRetriesPerRequest: null });
   const queues = new KeeperQueues(bull, prefix);
-  const plan = (strategies: SchedulePlan['strategies']): SchedulePlan => ({ feeds: { market: 10_000, wallet: 15_000, prediction: null }, strategies, reconcileEveryMs: 15_000 });
+  const plan = (strategies: SchedulePlan['strategies']): SchedulePlan => ({
+    feeds: { market: 10_000, wallet: 15_000, prediction: null },
+    strategies,
+    reconcileEveryMs: 15_000,
+    keeper: { claims: 60_000, 'venue-reconcile': 30_000, 'stale-orders': 60_000, sweep: 600_000, 'cancel-resting': 5_000 },
+  });
   const keys = async () => (await queues.evaluate.getJobSchedulers()).map((s) => s.key).sort();
   afterAll(async () => {
     await queues.close();

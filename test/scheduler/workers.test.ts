@@ -36,6 +36,7 @@ describe('a worker whose job throws', () => {
         evaluate: () => Promise.resolve(undefined),
         execute: (id) => Promise.reject(thrown[id] ?? new Error(`no such test job ${id}`)),
         reconcile: () => Promise.resolve(undefined),
+        keeperTask: () => Promise.resolve(undefined),
         // As main.ts wires it: the kill switch in Redis, which every worker and the risk gate read.
         halt: (reason) => risk.setHalted(reason),
       },

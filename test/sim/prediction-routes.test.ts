@@ -3,7 +3,7 @@ import { Keypair, PublicKey, SystemProgram, TransactionMessage, VersionedTransac
 import { z } from 'zod';
 import { createJupiterClient, type JupiterClient } from '../../src/jupiter/client.js';
 import { BadRequestError, NotFoundError, type HttpStatusError } from '../../src/jupiter/errors.js';
-import { MarketNotSettledError, PredictionExecuteError } from '../../src/jupiter/prediction/errors.js';
+import { AlreadyClaimedError, MarketNotSettledError, PredictionExecuteError } from '../../src/jupiter/prediction/errors.js';
 import type { CloseAllItem } from '../../src/jupiter/prediction/closeAllPredictionPositions.js';
 import type { PredictionPosition } from '../../src/jupiter/prediction/getPredictionPosition.js';
 import type { Market } from '../../src/jupiter/prediction/market.js';
@@ -60,10 +60,10 @@ describe('prediction routes on the simulator', { timeout: 60_000 }, () => {
   const raw = (path: string, body: unknown) => jup.transport.request({ endpoint: 'test.raw', method: 'POST', path: `/prediction/v1${path}`, body, schema: z.unknown(), retry: false });
 
   /** Awaits a refusal: the client's error class and the service's ErrorResponse fields. */
-  async function refused(call: Promise<unknown>, cls: typeof BadRequestError | typeof NotFoundError, body: Record<string, unknown>): Promise<void> {
+  async function refused(call: Promise<unknown>, cls: typeof BadRequestError | typeof NotFoundError | typeof AlreadyClaimedError, body: Record<string, unknown>): Promise<void> {
     const err = await call.then(() => undefined, (e: unknown) => e);
     expect(err).toBeInstanceOf(cls);
-    expect((err as HttpStatusError).body).toMatchObject(body);
+    expect((err as HttpStatusError | AlreadyClaimedError).body).toMatchObject(body);
   }
   /** Signs a build and sends it through the venue's RPC; it must land. */
   async function send(transaction: string, signer: Keypair): Promise<string> {
@@ -411,7 +411,7 @@ describe('prediction routes on the simulator', { timeout: 60_000 }, () => {
       const before = await usdc(w);
       await send(claim.transaction, w);
       expect((await usdc(w)) - before).toBe(yes.contractsMicro);
-      await refused(jup.prediction.claimPredictionPosition({ positionPubkey: yes.pubkey, ownerPubkey: key(w) }), BadRequestError, { code: 'already_claimed' });
+      await refused(jup.prediction.claimPredictionPosition({ positionPubkey: yes.pubkey, ownerPubkey: key(w) }), AlreadyClaimedError, { code: 'already_claimed' });
       expect(await jup.prediction.getPredictionPosition({ positionPubkey: yes.pubkey })).toMatchObject({ claimed: true, claimedUsd: yes.contractsMicro, claimable: false });
       const history = (await jup.prediction.getPredictionHistory({ ownerPubkey: key(w) })).data;
       expect(history.map((h) => [h.eventType, h.positionPubkey])).toEqual([

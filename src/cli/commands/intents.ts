@@ -1,7 +1,9 @@
 import { Option, type Command } from 'commander';
 import { ruleOfCode } from '../../engine/riskRules.js';
 import { INTENT_STATES, type IntentState } from '../../engine/states.js';
+import type { VenueOrderRecord } from '../../engine/keeperPorts.js';
 import { IntentStore, type IntentRecord } from '../../store/intents.js';
+import { readVenueOrders } from '../../store/keeperStore.js';
 import { intInRange } from '../args.js';
 import type { CliContext } from '../context.js';
 import { formatTable } from '../output.js';
@@ -39,6 +41,12 @@ export interface IntentRow {
   updatedAt: number;
   /** For a rejected intent: the risk-gate or guard rule that refused it (guard rules comma-separated), and why. */
   rejection: { rule: string; message: string } | null;
+  /**
+   * For an intent that opens an order on the venue (limit, recurring, prediction): its order (and position) account
+   * and the venue's word on it (open, partially-filled, filled, cancelled, expired) as the keeper's venue
+   * reconciliation last read it; `status` is null until it has. Null for other intents.
+   */
+  venueOrder: VenueOrderRecord | null;
 }
 
 /** Registers `intents`: the intent ledger of a keeper, read from Redis (nothing is started or changed). */
@@ -54,7 +62,8 @@ export function registerIntentsCommand(program: Command, ctx: CliContext): void 
     const loc = resolveLocation(opts);
     const listing = await withKeeperRedis(loc.redisUrl, async (redis) => {
       if (!(await prefixInUse(redis, loc.prefix))) return undefined;
-      return new IntentStore(redis, loc.prefix).list();
+      const l = await new IntentStore(redis, loc.prefix).list();
+      return { ...l, venue: await readVenueOrders(redis, loc.prefix, l.records.map((r) => r.id)) };
     });
     // A record that does not parse is named on stderr, never printed as a row nor allowed to hide the others.
     for (const c of listing?.corrupt ?? []) ctx.io.err(`intent ${c.id} is corrupt and left out: ${c.problem}\n`);
@@ -66,7 +75,7 @@ export function registerIntentsCommand(program: Command, ctx: CliContext): void 
       else ctx.io.out(`${nothingStored(loc)}\n`);
       return;
     }
-    let rows = found.filter((r) => (opts.state === undefined || r.state === opts.state) && (opts.strategy === undefined || r.instance === opts.strategy)).map(intentRow);
+    let rows = found.filter((r) => (opts.state === undefined || r.state === opts.state) && (opts.strategy === undefined || r.instance === opts.strategy)).map((r) => intentRow(r, listing?.venue.get(r.id)));
     if (opts.limit !== undefined) rows = rows.slice(-opts.limit);
     if (opts.json) {
       ctx.io.json(rows);
@@ -80,8 +89,8 @@ export function registerIntentsCommand(program: Command, ctx: CliContext): void 
   });
 }
 
-/** The JSON row of an intent record: the interface's six keys first, in order, then the extras. */
-export function intentRow(r: IntentRecord): IntentRow {
+/** The JSON row of an intent record (with what the venue reconciliation wrote on it): the interface's six keys first, in order, then the extras. */
+export function intentRow(r: IntentRecord, venue?: VenueOrderRecord): IntentRow {
   const signatures = r.signatures.length > 0 ? r.signatures : r.signature ? [r.signature] : [];
   return {
     id: r.id,
@@ -97,7 +106,20 @@ export function intentRow(r: IntentRecord): IntentRow {
     createdAt: r.createdAt,
     updatedAt: r.updatedAt,
     rejection: r.state === 'rejected' && r.error ? { rule: r.error.rule ?? ruleOfCode(r.error.code) ?? r.error.code, message: r.error.message } : null,
+    venueOrder: venue ?? venueOrderOfBuild(r),
   };
+}
+
+/** The products whose order-opening intents carry a venue order. */
+const OPENS_ORDER: Partial<Record<IntentRecord['kind'], VenueOrderRecord['product']>> = { 'trigger.create': 'trigger', 'recurring.create': 'recurring', 'prediction.buy': 'prediction', 'prediction.sell': 'prediction' };
+
+/** Before the reconciliation read it: the order and position accounts as the build reported them, status unknown. */
+function venueOrderOfBuild(r: IntentRecord): VenueOrderRecord | null {
+  const product = OPENS_ORDER[r.kind];
+  if (!product) return null;
+  const text = (v: unknown) => (typeof v === 'string' && v !== '' ? v : null);
+  const position = text(r.quote?.position) ?? (r.intent.kind === 'prediction.sell' ? r.intent.positionPubkey : null);
+  return { product, order: text(r.quote?.order), position, status: null, checkedAt: null, changedAt: null };
 }
 
 function intentsTable(rows: readonly IntentRow[], now: number): string {

@@ -7,6 +7,7 @@ import { formatAge, resolveLocation, withKeeperRedis, withRedisArgs, type RedisA
 interface KillSwitchOptions extends RedisArgs {
   mode: KillSwitchMode;
   reason?: string;
+  cancelResting?: boolean;
 }
 
 /** What `kill-switch ... --json` prints. */
@@ -32,12 +33,14 @@ export function registerKillSwitchCommand(program: Command, ctx: CliContext): vo
       .command('on')
       .description('engage the kill switch')
       .addOption(new Option('--mode <mode>', 'halt: nothing new; reduce-only: only intents that shrink a position').choices(KILL_SWITCH_MODES).default('halt'))
-      .option('--reason <text>', 'why (shown in status and in every refused intent)'),
+      .option('--reason <text>', 'why (shown in status and in every refused intent)')
+      .option('--cancel-resting', "also cancel the wallet's open trigger, recurring and prediction orders (the running keeper does it within a few seconds)"),
   ).action(async (opts: KillSwitchOptions) => {
     const loc = resolveLocation(opts);
     const reason = (opts.reason ?? 'engaged from the command line').slice(0, 500);
-    const state = await withKeeperRedis(loc.redisUrl, (redis) => new KillSwitchStore(redis, loc.prefix).engage(opts.mode, reason, 'cli'));
-    print(ctx, opts, document(loc.prefix, state), `kill switch ENGAGED (${state.mode}) for ${loc.prefix}: ${state.reason}\n`);
+    const state = await withKeeperRedis(loc.redisUrl, (redis) => new KillSwitchStore(redis, loc.prefix).engage(opts.mode, reason, 'cli', Date.now(), { cancelResting: opts.cancelResting === true }));
+    const cancels = state.cancelResting ? "; the running keeper cancels the wallet's resting orders (see `kill-switch status`)" : '';
+    print(ctx, opts, document(loc.prefix, state), `kill switch ENGAGED (${state.mode}) for ${loc.prefix}: ${state.reason}${cancels}\n`);
   });
   withRedisArgs(group.command('off').description('release the kill switch')).action(async (opts: RedisArgs) => {
     const loc = resolveLocation(opts);
@@ -47,13 +50,20 @@ export function registerKillSwitchCommand(program: Command, ctx: CliContext): vo
   withRedisArgs(group.command('status').description('show the kill switch')).action(async (opts: RedisArgs) => {
     const loc = resolveLocation(opts);
     const state = await withKeeperRedis(loc.redisUrl, (redis) => new KillSwitchStore(redis, loc.prefix).read());
-    const text = state ? `kill switch ENGAGED (${state.mode}) for ${loc.prefix} by ${state.by}${state.at > 0 ? ` ${formatAge(Date.now() - state.at)} ago` : ''}: ${state.reason}\n` : `kill switch off for ${loc.prefix}\n`;
+    const text = state ? `kill switch ENGAGED (${state.mode}) for ${loc.prefix} by ${state.by}${state.at > 0 ? ` ${formatAge(Date.now() - state.at)} ago` : ''}: ${state.reason}\n${cancelRestingLine(state)}` : `kill switch off for ${loc.prefix}\n`;
     print(ctx, opts, document(loc.prefix, state), text);
   });
 }
 
 function document(prefix: string, s: KillSwitchState | null): KillSwitchDocument {
   return { prefix, engaged: s !== null, mode: s?.mode ?? null, reason: s?.reason ?? null, at: s && s.at > 0 ? s.at : null, by: s?.by ?? null };
+}
+
+/** How the switch's cancel-resting request stands, as a line (empty without one). */
+function cancelRestingLine(s: KillSwitchState): string {
+  const r = s.cancelResting;
+  if (!r) return '';
+  return r.doneAt === null ? "resting orders: the keeper is cancelling the wallet's open orders\n" : `resting orders: none left (cancelled ${formatAge(Date.now() - r.doneAt)} ago)\n`;
 }
 
 function print(ctx: CliContext, opts: RedisArgs, doc: KillSwitchDocument, text: string): void {

@@ -10,11 +10,13 @@ import { KeeperError } from '../../lib/errors.js';
 import { knownByMint } from '../../lib/mints.js';
 import { RiskStore, StrategyStateStore } from '../../store/engineStore.js';
 import { IntentStore } from '../../store/intents.js';
+import { readKeeperStatus } from '../../store/keeperStore.js';
 import { PnlStore } from '../../store/pnl.js';
 import { SnapshotStore, type MarketSnapshot, type WalletSnapshot } from '../../store/snapshots.js';
 import type { CliContext } from '../context.js';
 import { formatDuration, formatMicroUsd, formatUsd, mintLabel } from '../format.js';
 import { formatFields, formatTable } from '../output.js';
+import { renderKeeperJobs, type KeeperJobsDocument } from './statusKeeper.js';
 import { clip, formatAge, nothingStored, prefixInUse, resolveLocation, safeRedisUrl, shortId, withKeeperRedis, withRedisArgs, type KeeperLocation, type RedisArgs } from './redisArgs.js';
 
 /** Guard refusals listed at most, newest first. */
@@ -68,6 +70,8 @@ export interface StatusDocument {
   guardRefusals: Array<{ id: string; strategy: string; kind: string; at: number; reason: string }>;
   /** Every refusal (risk gate and guard), newest first, with its rule. */
   refusals: Array<{ id: string; strategy: string; kind: string; at: number; rule: string; reason: string }>;
+  /** The keeper jobs: each one's last run (when, outcome), the latest claims made, and the last sweep's report. */
+  keeperJobs: KeeperJobsDocument;
   /** The risk gate's tallies of the UTC day and the marks the loss limits measure from. */
   risk: { refusalsToday: Record<string, number>; notionalTodayUsd: number; feesTodayLamports: bigint; peakValueUsd: number | null; dayStartValueUsd: number | null };
 }
@@ -151,6 +155,7 @@ export async function readStatus(redis: Redis, loc: KeeperLocation, now: number)
     feedErrors: wallet?.errors ?? {},
     guardRefusals,
     refusals,
+    keeperJobs: await readKeeperStatus(redis, prefix, intents),
     risk: { refusalsToday, notionalTodayUsd, feesTodayLamports, peakValueUsd: marks.peakUsd, dayStartValueUsd: marks.dayStartUsd },
   };
 }
@@ -209,6 +214,7 @@ export function renderStatus(doc: StatusDocument): string {
     const rows = doc.refusals.map((r) => [r.id, r.strategy, ago(r.at), r.rule, clip(r.reason, 80)]);
     out.push(`refusals (latest ${doc.refusals.length})\n${indent(formatTable([{ header: 'INTENT' }, { header: 'STRATEGY' }, { header: 'WHEN' }, { header: 'RULE' }, { header: 'REASON' }], rows))}`);
   }
+  out.push(...renderKeeperJobs(doc.keeperJobs, ago));
   return out.join('\n');
 }
 

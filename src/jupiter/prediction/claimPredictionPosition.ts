@@ -3,7 +3,7 @@ import type { CallOptions, JupiterTransport } from '../transport.js';
 import type { JupiterError } from '../errors.js';
 import { base64Tx } from '../schemas.js';
 import { PREDICTION_PATH, checkAddress, contractQuantity, microUsd, txMetaSchema } from './common.js';
-import { ClaimNotRequiredError, MarketNotSettledError, readPredictionErrorBody } from './errors.js';
+import { AlreadyClaimedError, ClaimNotRequiredError, MarketNotSettledError, readPredictionErrorBody } from './errors.js';
 
 /** Body and path of POST /positions/{positionPubkey}/claim. */
 export interface ClaimPredictionPositionParams {
@@ -42,7 +42,8 @@ const ENDPOINT = 'prediction.claimPosition';
 
 /**
  * Turns the claim refusals a keeper must tell apart into typed errors, so no caller matches text: "Market not
- * settled yet" becomes MarketNotSettledError, "no claim required" ClaimNotRequiredError.
+ * settled yet" becomes MarketNotSettledError, "no claim required" ClaimNotRequiredError, "already claimed"
+ * AlreadyClaimedError.
  */
 export function claimErrorFromBody(status: number, body: unknown): JupiterError | undefined {
   if (status !== 400) return undefined;
@@ -51,12 +52,14 @@ export function claimErrorFromBody(status: number, body: unknown): JupiterError 
   const normalised = text.replace(/[_-]+/g, ' ').toLowerCase();
   if (/\bnot (yet )?settled\b/.test(normalised)) return new MarketNotSettledError(ENDPOINT, status, body);
   if (/\bno claim required\b/.test(normalised)) return new ClaimNotRequiredError(ENDPOINT, status, body);
+  if (/\balready claimed\b/.test(normalised)) return new AlreadyClaimedError(ENDPOINT, status, body);
   return undefined;
 }
 
 /**
  * POST /prediction/v1/positions/{positionPubkey}/claim: builds the payout transaction of a winning position.
- * Throws MarketNotSettledError before settlement and ClaimNotRequiredError on auto-settling markets.
+ * Throws MarketNotSettledError before settlement, ClaimNotRequiredError on auto-settling markets and
+ * AlreadyClaimedError once the payout was claimed.
  */
 export async function claimPredictionPosition(
   client: JupiterTransport,

@@ -33,6 +33,8 @@ export function readPredictionErrorBody(body: unknown): PredictionErrorBody | un
 export const MARKET_NOT_SETTLED_CODE = 'JUP_PREDICTION_MARKET_NOT_SETTLED';
 /** Code of the error a claim gets on a market that settles automatically. */
 export const NO_CLAIM_REQUIRED_CODE = 'JUP_PREDICTION_NO_CLAIM_REQUIRED';
+/** Code of the error a claim gets on a position whose payout was claimed already. */
+export const ALREADY_CLAIMED_CODE = 'JUP_PREDICTION_ALREADY_CLAIMED';
 
 /**
  * A claim was refused because the market has not settled yet (HTTP 400 "Market not settled yet"). Nothing is
@@ -54,6 +56,20 @@ export class ClaimNotRequiredError extends JupiterError {
   readonly body: unknown;
   constructor(endpoint: string, status: number, body: unknown) {
     super(endpoint, NO_CLAIM_REQUIRED_CODE, 'abandon', 'no claim required; the market settles automatically', { details: { status, body } });
+    this.status = status;
+    this.body = body;
+  }
+}
+
+/**
+ * A claim was refused because the position's payout was claimed already (by its owner elsewhere, another keeper, or
+ * the venue's auto-claim after a day): the claim's effect is there; nothing to do.
+ */
+export class AlreadyClaimedError extends JupiterError {
+  readonly status: number;
+  readonly body: unknown;
+  constructor(endpoint: string, status: number, body: unknown) {
+    super(endpoint, ALREADY_CLAIMED_CODE, 'abandon', 'position already claimed; its payout was made', { details: { status, body } });
     this.status = status;
     this.body = body;
   }

@@ -1,0 +1,181 @@
+import type { Intent, IntentKind } from '../sdk/intents.js';
+import type { KillSwitchState } from './killSwitch.js';
+import type { IntentState } from './states.js';
+
+/** The ports through which the keeper jobs (src/keeper) reach the venue, the ledger and their own records. */
+
+/**
+ * The strategy-instance id under which the keeper jobs record their intents (claims, stale-order closes, the kill
+ * switch's cancels). A configured instance can never have it (instance ids start with a letter or digit), so an
+ * intent recorded under it was issued by the keeper itself, never decided by a strategy.
+ */
+export const KEEPER_INSTANCE = '_keeper';
+/** The `strategy` the keeper's intents are recorded with. */
+export const KEEPER_STRATEGY = 'keeper@1';
+
+/**
+ * The keeper's periodic jobs (besides the intent reconciler): claim settled winnings, reconcile the ledger with the
+ * venue's orders, close prediction orders left unfilled too long, report stranded escrows, carry out the kill
+ * switch's cancel-resting request.
+ */
+export const KEEPER_TASKS = ['claims', 'venue-reconcile', 'stale-orders', 'sweep', 'cancel-resting'] as const;
+/** A keeper job. */
+export type KeeperTask = (typeof KEEPER_TASKS)[number];
+
+/** The products whose orders rest on the venue. */
+export type VenueProduct = 'trigger' | 'recurring' | 'prediction';
+/** Every venue product. */
+export const VENUE_PRODUCTS: readonly VenueProduct[] = ['trigger', 'recurring', 'prediction'];
+
+/** Where a venue order stands: live (`open`, `partially-filled`) or ended (`filled`, `cancelled`, `expired`). */
+export const VENUE_ORDER_STATUSES = ['open', 'partially-filled', 'filled', 'cancelled', 'expired'] as const;
+/** A venue order's status. */
+export type VenueOrderStatus = (typeof VENUE_ORDER_STATUSES)[number];
+
+/** Whether a venue order in this status still rests on the venue. */
+export function isLiveOrder(status: VenueOrderStatus): boolean {
+  return status === 'open' || status === 'partially-filled';
+}
+
+/** One of the wallet's orders as the venue reports it. */
+export interface VenueOrder {
+  product: VenueProduct;
+  /** The order account (base58). */
+  order: string;
+  status: VenueOrderStatus;
+  /** Signature of the transaction that opened it, when the venue reports one. */
+  openTx: string | null;
+  /** Prediction orders: the position account the order trades. */
+  position: string | null;
+  /** Unix ms when it opened, when known. */
+  createdAt: number | null;
+}
+
+/** One of the wallet's prediction positions as the venue reports it. */
+export interface VenuePosition {
+  position: string;
+  marketId: string;
+  isYes: boolean;
+  /** Micro-contracts held (1,000,000 = one contract). */
+  contractsMicro: bigint;
+  /** The market settled the position's way and it may be claimed now. */
+  claimable: boolean;
+  claimed: boolean;
+  /** What a claim pays (contracts x $1), micro-USD. */
+  payoutMicroUsd: bigint;
+}
+
+/** A token account owned by an address (an order's escrow), and what it holds in base units. */
+export interface EscrowHolding {
+  account: string;
+  mint: string;
+  amount: bigint;
+}
+
+/** The venue, read for the wallet the keeper trades (execution/venueReader.ts implements it). */
+export interface VenuePort {
+  /** The wallet's open orders of these products (every page). */
+  openOrders(products: readonly VenueProduct[]): Promise<VenueOrder[]>;
+  /**
+   * The wallet's ended trigger or recurring orders that `wanted` picks, newest pages first; stops reading pages once
+   * `count` of them are found (or the history runs out).
+   */
+  endedOrders(product: 'trigger' | 'recurring', wanted: (o: VenueOrder) => boolean, count: number): Promise<VenueOrder[]>;
+  /** A prediction order's status by its history (ended ones too); undefined when the venue has none yet. */
+  predictionOrder(order: string): Promise<VenueOrder | undefined>;
+  /** The wallet's prediction positions the venue still lists (every page). */
+  positions(): Promise<VenuePosition[]>;
+  /** Token accounts whose owner is `authority` (an order account's escrows), with what they hold. */
+  escrowHoldings(authority: string): Promise<EscrowHolding[]>;
+}
+
+/** What the ledger records about an intent's order on the venue (written by the venue reconciliation). */
+export interface VenueOrderRecord {
+  product: VenueProduct;
+  /** The order account; null until known (a recurring order is found by its opening signature). */
+  order: string | null;
+  /** Prediction: the position account. */
+  position: string | null;
+  /** Null until the reconciliation first saw the order on the venue. */
+  status: VenueOrderStatus | null;
+  /** Unix ms of the reconciliation that last read it. */
+  checkedAt: number | null;
+  /** Unix ms when its status last changed. */
+  changedAt: number | null;
+}
+
+/** An intent record as the keeper jobs read it. */
+export interface KeeperIntentRecord {
+  id: string;
+  instance: string;
+  kind: IntentKind;
+  intent: Intent;
+  state: IntentState;
+  /** Signatures of every attempt, oldest first. */
+  signatures: string[];
+  quote: Record<string, unknown> | null;
+  createdAt: number;
+  updatedAt: number;
+  venueOrder: VenueOrderRecord | null;
+}
+
+/** The intent ledger as the keeper jobs use it. */
+export interface KeeperLedgerPort {
+  /** Records a keeper intent in `planned` unless its id exists; returns the state it is in now. */
+  record(rec: { id: string; intent: Intent; createdAt: number; deadline: number }): Promise<{ created: boolean; state: IntentState }>;
+  /** The records of `ids` that exist and parse, in that order. */
+  read(ids: readonly string[]): Promise<KeeperIntentRecord[]>;
+  /** Ids of intents created at or after `since` (unix ms). */
+  createdSince(since: number): Promise<string[]>;
+  /** Writes what the venue says about an intent's order onto its record (nothing if the record is gone). */
+  setVenueOrder(id: string, venue: VenueOrderRecord): Promise<void>;
+}
+
+/** How one keeper job run ended, as status shows it. */
+export interface KeeperRun {
+  /** Unix ms when it started. */
+  at: number;
+  durationMs: number;
+  outcome: 'ok' | 'error' | 'skipped';
+  /** One line on what it did. */
+  summary: string;
+  /** Numbers status and tests read (claims made, orders updated, ...). */
+  counts: Record<string, number>;
+  error: string | null;
+}
+
+/** Escrowed funds with no live order behind them, or winnings nobody claimed, as the last sweep found them. */
+export interface SweepReport {
+  at: number;
+  stranded: Array<{ intent: string; product: VenueProduct; order: string; account: string; mint: string; amount: bigint }>;
+  unclaimed: Array<{ position: string; marketId: string; payoutMicroUsd: bigint }>;
+  unclaimedMicroUsd: bigint;
+}
+
+/** The keeper jobs' own records in Redis: what they track, their runs, locks and reports. */
+export interface KeeperStatePort {
+  /** Ids of landed order-opening intents whose venue order has not ended yet. */
+  tracked(): Promise<string[]>;
+  track(ids: readonly string[]): Promise<void>;
+  /** Stops tracking an intent whose order ended at `at` (kept for the sweep). */
+  ended(id: string, at: number): Promise<void>;
+  /** Ids of intents whose order ended at or after `since`. */
+  endedSince(since: number): Promise<string[]>;
+  /** Unix ms up to which the ledger was scanned for new intents; null before the first scan. */
+  cursor(): Promise<number | null>;
+  setCursor(at: number): Promise<void>;
+  /** Notes a claim intent the keeper recorded (status lists the latest). */
+  noteClaim(id: string, at: number): Promise<void>;
+  /** Takes a task's run lock for `ttlMs`; returns its token, or null when another run holds it. */
+  lock(task: string, ttlMs: number): Promise<string | null>;
+  unlock(task: string, token: string): Promise<void>;
+  recordRun(task: string, run: KeeperRun): Promise<void>;
+  writeSweep(report: SweepReport): Promise<void>;
+}
+
+/** The kill switch as the keeper reads and answers it. */
+export interface KeeperSwitchPort {
+  read(): Promise<KillSwitchState | null>;
+  /** Marks the switch's cancel-resting request of `requestedAt` done (nothing if the switch changed since). */
+  finishCancelResting(requestedAt: number, at: number): Promise<void>;
+}

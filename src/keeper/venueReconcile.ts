@@ -1,0 +1,124 @@
+import { isLiveOrder, type KeeperIntentRecord, type VenueOrder, type VenueOrderRecord, type VenueProduct } from '../engine/keeperPorts.js';
+import type { IntentKind } from '../sdk/intents.js';
+import type { KeeperDeps, KeeperJobResult } from './deps.js';
+
+/** Intents that open an order resting on the venue, and the product of each. */
+const OPENS_ORDER: Partial<Record<IntentKind, VenueProduct>> = {
+  'trigger.create': 'trigger',
+  'recurring.create': 'recurring',
+  'prediction.buy': 'prediction',
+  'prediction.sell': 'prediction',
+};
+
+/**
+ * Reconciles the ledger with the venue: every landed intent that opened an order (limit, recurring, prediction) is
+ * tracked until the venue says its order ended, and each run writes onto the intent's record what the venue says
+ * now (its order and position accounts, open / partially-filled / filled / cancelled / expired), so that an order
+ * filled or cancelled behind the bot's back shows in the ledger (and in `jup-keeper intents`) within one run. New
+ * landings are found by rescanning the ledger back to a lookback before the last scan; the venue is read only for
+ * the products with something tracked, and its history only for orders the open listing no longer shows.
+ */
+export async function reconcileVenue(d: KeeperDeps): Promise<KeeperJobResult> {
+  const log = d.logger.child({ job: 'venue-reconcile' });
+  const now = d.now();
+  const cursor = await d.state.cursor();
+  const [tracked, fresh] = await Promise.all([d.state.tracked(), d.ledger.createdSince(cursor === null ? 0 : cursor - d.settings.lookbackMs)]);
+  const trackedSet = new Set(tracked);
+  const records = await d.ledger.read([...new Set([...tracked, ...fresh])]);
+  await d.state.setCursor(now);
+
+  const active: KeeperIntentRecord[] = [];
+  for (const r of records) {
+    if (!OPENS_ORDER[r.kind] || r.state !== 'landed') continue;
+    const status = r.venueOrder?.status ?? null;
+    if (status !== null && !isLiveOrder(status)) {
+      // Ended already (a run stopped between writing the status and untracking it): finish that.
+      if (trackedSet.has(r.id)) await d.state.ended(r.id, r.venueOrder?.changedAt ?? now);
+      continue;
+    }
+    active.push(r);
+  }
+  await d.state.track(active.filter((r) => !trackedSet.has(r.id)).map((r) => r.id));
+  if (active.length === 0) return { summary: 'no venue orders to reconcile', counts: { tracked: 0, changed: 0, ended: 0, unseen: 0 } };
+
+  const found = await findOnVenue(d, active);
+  const counts = { tracked: active.length, changed: 0, ended: 0, unseen: 0 };
+  for (const r of active) {
+    const product = OPENS_ORDER[r.kind]!;
+    const prev = r.venueOrder;
+    const o = found.get(r.id);
+    const order = o?.order ?? orderOf(r);
+    const position = o?.position ?? positionOf(r);
+    if (!o) {
+      counts.unseen += 1;
+      log.debug({ intent: r.id, product, order }, 'its order is not on the venue (yet); checking again next run');
+      if (!prev || prev.order !== order) await d.ledger.setVenueOrder(r.id, { product, order, position, status: prev?.status ?? null, checkedAt: now, changedAt: prev?.changedAt ?? null });
+      continue;
+    }
+    const changed = prev?.status !== o.status;
+    const rec: VenueOrderRecord = { product, order, position, status: o.status, checkedAt: now, changedAt: changed ? now : (prev?.changedAt ?? now) };
+    await d.ledger.setVenueOrder(r.id, rec);
+    if (changed) {
+      counts.changed += 1;
+      const fields = { intent: r.id, instance: r.instance, product, order, from: prev?.status ?? null, to: o.status };
+      if (isLiveOrder(o.status)) log.info(fields, `venue order ${o.status}`);
+      else log.info(fields, `venue order ended: ${o.status}; ledger updated`);
+    }
+    if (!isLiveOrder(o.status)) {
+      counts.ended += 1;
+      await d.state.ended(r.id, now);
+    }
+  }
+  const summary = `${active.length} venue order(s) tracked: ${counts.changed} changed, ${counts.ended} ended${counts.unseen > 0 ? `, ${counts.unseen} not seen yet` : ''}`;
+  return { summary, counts };
+}
+
+/** The venue's view of each active record's order: open listings first, then the history of those not listed. */
+async function findOnVenue(d: KeeperDeps, active: readonly KeeperIntentRecord[]): Promise<Map<string, VenueOrder>> {
+  const products = [...new Set(active.map((r) => OPENS_ORDER[r.kind]!))];
+  const open = await d.venue.openOrders(products);
+  const found = new Map<string, VenueOrder>();
+  const match = (list: readonly VenueOrder[], rs: readonly KeeperIntentRecord[]): KeeperIntentRecord[] => {
+    const byOrder = new Map(list.map((o) => [o.order, o]));
+    const byOpenTx = new Map(list.flatMap((o) => (o.openTx ? [[o.openTx, o] as const] : [])));
+    const missing: KeeperIntentRecord[] = [];
+    for (const r of rs) {
+      const order = orderOf(r);
+      const o = order ? byOrder.get(order) : r.signatures.map((s) => byOpenTx.get(s)).find((x) => x !== undefined);
+      if (o && o.product === OPENS_ORDER[r.kind]) found.set(r.id, o);
+      else missing.push(r);
+    }
+    return missing;
+  };
+  const missing = match(open, active);
+  for (const product of ['trigger', 'recurring'] as const) {
+    const rs = missing.filter((r) => OPENS_ORDER[r.kind] === product);
+    if (rs.length === 0) continue;
+    const orders = new Set(rs.map(orderOf).filter((o): o is string => o !== null));
+    const sigs = new Set(rs.flatMap((r) => r.signatures));
+    const ended = await d.venue.endedOrders(product, (o) => orders.has(o.order) || (o.openTx !== null && sigs.has(o.openTx)), rs.length);
+    match(ended, rs);
+  }
+  for (const r of missing) {
+    const order = orderOf(r);
+    if (OPENS_ORDER[r.kind] !== 'prediction' || order === null) continue;
+    const o = await d.venue.predictionOrder(order);
+    if (o) found.set(r.id, { ...o, position: o.position ?? positionOf(r) });
+  }
+  return found;
+}
+
+/** The order account of a record: as reconciled, else as the build reported it. */
+function orderOf(r: KeeperIntentRecord): string | null {
+  if (r.venueOrder?.order) return r.venueOrder.order;
+  const q = r.quote?.order;
+  return typeof q === 'string' && q !== '' ? q : null;
+}
+
+/** The position account of a prediction record: as reconciled, as the build reported it, or the sold one. */
+function positionOf(r: KeeperIntentRecord): string | null {
+  if (r.venueOrder?.position) return r.venueOrder.position;
+  const q = r.quote?.position;
+  if (typeof q === 'string' && q !== '') return q;
+  return r.intent.kind === 'prediction.sell' ? r.intent.positionPubkey : null;
+}

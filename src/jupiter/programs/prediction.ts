@@ -85,10 +85,15 @@ export interface CreateOrderArgs {
   integratorFeeBps: number | null;
 }
 
+/** The data of `create_order`: the discriminator, then its arguments in Borsh. */
+export function createOrderData(p: CreateOrderArgs): Buffer {
+  return new BorshWriter().raw(DISCRIMINATORS.instructions.createOrder).str(p.externalOrderId).str(p.marketId).bool(p.isYes).bool(p.isBuy).u64(p.contracts).u64(p.maxFillPriceUsd)
+    .u64(p.depositAmount).variant(ORDER_TYPES, p.orderType).optKey(p.integrator).optU16(p.integratorFeeBps).done();
+}
+
 /** `create_order`: the owner opens an order, co-signed by the venue's authority; vault and escrow are derived. */
 export function createOrderInstruction(a: { payer: PublicKey; owner: PublicKey; authority: PublicKey; position: PublicKey; order: PublicKey; ownerTokenAccount: PublicKey; settlementMint: PublicKey }, p: CreateOrderArgs): TransactionInstruction {
-  const data = new BorshWriter().raw(DISCRIMINATORS.instructions.createOrder).str(p.externalOrderId).str(p.marketId).bool(p.isYes).bool(p.isBuy).u64(p.contracts).u64(p.maxFillPriceUsd)
-    .u64(p.depositAmount).variant(ORDER_TYPES, p.orderType).optKey(p.integrator).optU16(p.integratorFeeBps).done();
+  const data = createOrderData(p);
   return ix(data, [meta(a.payer, true, true), meta(a.owner, true, false), meta(a.authority, true, false), meta(vaultAddress(a.settlementMint).address, false, false),
     meta(a.position, false, true), meta(a.order, false, true), meta(a.ownerTokenAccount, false, true), meta(a.settlementMint, false, false),
     meta(orderAtaAddress(a.order, a.settlementMint), false, true), meta(TOKEN_PROGRAM_ID, false, false), meta(ASSOCIATED_TOKEN_PROGRAM_ID, false, false), meta(SystemProgram.programId, false, false)]);

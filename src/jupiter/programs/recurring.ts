@@ -99,6 +99,13 @@ export function openDcaV2Instruction(a: { dca: PublicKey; user: PublicKey; input
   return idlInstruction('openDcaV2', { ...a, payer: a.user }, args as unknown as Record<string, IdlValue>);
 }
 
+/** The data of `openDcaV2`: its discriminator, then the IDL's args in order. */
+export function openDcaV2Data(args: OpenDcaArgs): Buffer {
+  const def = IDL.instructions.find((i) => i.name === 'openDcaV2');
+  if (!def) throw new Error('the DCA IDL has no openDcaV2 instruction');
+  return Buffer.concat([anchorDiscriminator('global', 'open_dca_v2'), encodeFields(def.args, args as unknown as Record<string, IdlValue>)]);
+}
+
 /** `closeDca`: the user closes the order and gets back what it holds. */
 export function closeDcaInstruction(a: { user: PublicKey; dca: PublicKey; inputMint: PublicKey; outputMint: PublicKey; inAta: PublicKey; outAta: PublicKey; userInAta: PublicKey; userOutAta: PublicKey; tokenProgram: PublicKey }): TransactionInstruction {
   return idlInstruction('closeDca', a, {});

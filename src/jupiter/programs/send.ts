@@ -64,12 +64,18 @@ export function decodeInviteInfoToken(data: Uint8Array): { sender: PublicKey; in
   return { sender: new PublicKey(b.subarray(8, 40)), inviteSigner: new PublicKey(b.subarray(40, 72)), escrow: new PublicKey(b.subarray(72, 104)), expirySeconds: b.readBigInt64LE(104), bump: b[112]! };
 }
 
-/** `initialize_token(expiry: i64, amount: u64)`: the sender funds an invite; the invite signer co-signs. */
-export function initializeTokenInstruction(a: TokenInviteAccounts & { sender: PublicKey; inviteSigner: PublicKey; senderTokenAccount: PublicKey; expirySeconds: bigint; amount: bigint }): TransactionInstruction {
+/** The data of `initialize_token`: the discriminator, expiry (i64 unix seconds) and amount (u64 base units). */
+export function initializeTokenData(expirySeconds: bigint, amount: bigint): Buffer {
   const data = Buffer.alloc(24);
   SEND_DISCRIMINATORS.initializeToken.copy(data, 0);
-  data.writeBigInt64LE(a.expirySeconds, 8);
-  data.writeBigUInt64LE(a.amount, 16);
+  data.writeBigInt64LE(expirySeconds, 8);
+  data.writeBigUInt64LE(amount, 16);
+  return data;
+}
+
+/** `initialize_token(expiry: i64, amount: u64)`: the sender funds an invite; the invite signer co-signs. */
+export function initializeTokenInstruction(a: TokenInviteAccounts & { sender: PublicKey; inviteSigner: PublicKey; senderTokenAccount: PublicKey; expirySeconds: bigint; amount: bigint }): TransactionInstruction {
+  const data = initializeTokenData(a.expirySeconds, a.amount);
   return new TransactionInstruction({
     programId: SEND_PROGRAM,
     keys: [

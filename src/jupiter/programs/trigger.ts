@@ -128,9 +128,14 @@ export interface InitializeOrderAccounts {
   outputTokenProgram: PublicKey;
 }
 
+/** The data of `initialize_order`: the discriminator, then InitializeOrderParams in Borsh. */
+export function initializeOrderData(p: InitializeOrderParams): Buffer {
+  return Buffer.concat([DISCRIMINATORS.initializeOrder, u64(p.uniqueId), u64(p.makingAmount), u64(p.takingAmount), optionI64(p.expiredAt), optionU16(p.feeBps), optionU16(p.slippageBps)]);
+}
+
 /** `initialize_order`: opens the order (the maker signs). */
 export function initializeOrderInstruction(a: InitializeOrderAccounts, p: InitializeOrderParams): TransactionInstruction {
-  const data = Buffer.concat([DISCRIMINATORS.initializeOrder, u64(p.uniqueId), u64(p.makingAmount), u64(p.takingAmount), optionI64(p.expiredAt), optionU16(p.feeBps), optionU16(p.slippageBps)]);
+  const data = initializeOrderData(p);
   const keys: AccountMeta[] = [
     meta(a.payer, true, true),
     meta(a.maker, true, false),

@@ -38,7 +38,9 @@ export function reducesPosition(intent: Intent): boolean {
     case 'trigger.cancel':
     case 'recurring.cancel':
     case 'lend.withdraw':
+    case 'lend.redeem':
     case 'prediction.sell':
+    case 'prediction.closePosition':
     case 'prediction.closeOrder':
     case 'prediction.claim':
     case 'send.clawback':

@@ -226,6 +226,8 @@ export function spendOf(intent: Intent): { mint: string; amount: bigint } | unde
       return { mint: intent.inputMint, amount: intent.inAmount };
     case 'lend.deposit':
       return { mint: intent.asset, amount: intent.amount };
+    case 'lend.mint':
+      return { mint: intent.asset, amount: intent.maxAmount };
     case 'prediction.buy':
       return { mint: intent.depositMint ?? USDC_MINT, amount: intent.depositAmount };
     case 'send':
@@ -243,7 +245,7 @@ function boughtMint(intent: Intent): string | undefined {
 
 /** The token an intent takes a position in (bought or deposited): what the allow and deny lists judge. */
 function enteredMint(intent: Intent): string | undefined {
-  return intent.kind === 'lend.deposit' ? intent.asset : boughtMint(intent);
+  return intent.kind === 'lend.deposit' || intent.kind === 'lend.mint' ? intent.asset : boughtMint(intent);
 }
 
 function isStable(mint: string): boolean {

@@ -134,6 +134,20 @@ export async function buildTransaction(intent: Intent, deps: BuildDeps): Promise
       const shares = (intent.amount * token.totalSupply * 102n) / (100n * (token.totalAssets > 0n ? token.totalAssets : 1n)) + 1n;
       return { ...(await routed(decode(r.transaction), { via: 'rpc' }, deps, { shares })), burn: { mint: token.address, max: shares } };
     }
+    case 'lend.mint': {
+      // Exact shares for what they cost at the program's exchange price: the guard holds the asset paid to at most
+      // the intent's maxAmount (an upTo escrow rule), whatever the venue says the shares cost.
+      const r = await deps.jup.lend.lendMint({ asset: intent.asset, signer: owner, shares: intent.shares }, o);
+      return { ...(await routed(decode(r.transaction), { via: 'rpc' }, deps, { shares: intent.shares })), escrowAuthorities: [lendVaultAuthority()] };
+    }
+    case 'lend.redeem': {
+      const tokens = await deps.jup.lend.getLendTokens({}, o);
+      const token = tokens.find((t) => t.assetAddress === intent.asset);
+      if (!token) throw new BuildRefusal('failed', 'LEND_UNKNOWN_ASSET', `no Lend Earn market for ${intent.asset}`);
+      const r = await deps.jup.lend.lendRedeem({ asset: intent.asset, signer: owner, shares: intent.shares }, o);
+      // Exactly the intent's shares of the asset's share mint (from the listing, a separate read) may be burnt.
+      return { ...(await routed(decode(r.transaction), { via: 'rpc' }, deps, { shares: intent.shares })), burn: { mint: token.address, max: intent.shares } };
+    }
     case 'prediction.buy': {
       // The live service takes no price limit (jupiter-api.md §13 item 13): the build reports the one it fills at.
       const r = await deps.jup.prediction.createPredictionOrder({ isBuy: true, ownerPubkey: owner, marketId: intent.marketId, isYes: intent.side === 'yes', depositAmount: intent.depositAmount, depositMint: intent.depositMint }, o);
@@ -143,6 +157,12 @@ export async function buildTransaction(intent: Intent, deps: BuildDeps): Promise
     case 'prediction.sell': {
       const position = await deps.jup.prediction.getPredictionPosition({ positionPubkey: intent.positionPubkey }, o);
       const r = await deps.jup.prediction.createPredictionOrder({ isBuy: false, ownerPubkey: owner, positionPubkey: intent.positionPubkey, isYes: position.isYes, contractsMicro: intent.contractsMicro }, o);
+      checkPredictionLimit('sell', r.order.minSellPriceUsd, intent.minPriceMicroUsd);
+      return routedWithMeta(r, deps, orderQuote(r.order));
+    }
+    case 'prediction.closePosition': {
+      // The service sets the floor of a whole-position sell (order.minSellPriceUsd): held to the intent's.
+      const r = await deps.jup.prediction.closePredictionPosition({ ownerPubkey: owner, positionPubkey: intent.positionPubkey }, o);
       checkPredictionLimit('sell', r.order.minSellPriceUsd, intent.minPriceMicroUsd);
       return routedWithMeta(r, deps, orderQuote(r.order));
     }

@@ -63,11 +63,15 @@ export function guardPolicyFor(intent: Intent, built: Pick<BuiltTransaction, 'en
       return policy(escrow(intent.depositMint ?? USDC_MINT, intent.depositAmount), { mayUnwrapSol: false });
     case 'send':
       return policy(escrow(intent.mint, intent.amount), { mayUnwrapSol: intent.mint === WSOL_MINT });
+    case 'lend.mint':
+      return policy({ kind: 'escrow', mint: intent.asset, amount: intent.maxAmount, program: programOf(area), upTo: true }, { mayUnwrapSol: intent.asset === WSOL_MINT });
     case 'lend.withdraw':
+    case 'lend.redeem':
       return policy({ kind: 'nothing' }, { burn: built.burn });
     case 'trigger.cancel':
     case 'recurring.cancel':
     case 'prediction.sell':
+    case 'prediction.closePosition':
     case 'prediction.closeOrder':
     case 'prediction.claim':
     case 'send.clawback':
@@ -88,6 +92,8 @@ export function areaOf(intent: Intent): ApiArea {
       return 'recurring';
     case 'lend.deposit':
     case 'lend.withdraw':
+    case 'lend.mint':
+    case 'lend.redeem':
       return 'lend';
     case 'send':
     case 'send.clawback':

@@ -65,6 +65,12 @@ export const recurringCancelIntent = z.object({ kind: z.literal('recurring.cance
 export const lendDepositIntent = z.object({ kind: z.literal('lend.deposit'), asset: address, amount, ...common });
 export const lendWithdrawIntent = z.object({ kind: z.literal('lend.withdraw'), asset: address, amount, ...common });
 
+/** Mint exactly `shares` jlToken base units of an asset's Earn market, paying at most `maxAmount` of the asset. */
+export const lendMintIntent = z.object({ kind: z.literal('lend.mint'), asset: address, shares: amount, maxAmount: amount, ...common });
+
+/** Redeem exactly `shares` jlToken base units for the asset they are worth. */
+export const lendRedeemIntent = z.object({ kind: z.literal('lend.redeem'), asset: address, shares: amount, ...common });
+
 /** Buy YES or NO contracts of a prediction market with at most maxPriceMicroUsd per contract. */
 export const predictionBuyIntent = z.object({
   kind: z.literal('prediction.buy'),
@@ -82,6 +88,14 @@ export const predictionSellIntent = z.object({
   kind: z.literal('prediction.sell'),
   positionPubkey: address,
   contractsMicro: amount,
+  minPriceMicroUsd: microUsd,
+  ...common,
+});
+
+/** Sell every contract of a position for at least minPriceMicroUsd each. */
+export const predictionClosePositionIntent = z.object({
+  kind: z.literal('prediction.closePosition'),
+  positionPubkey: address,
   minPriceMicroUsd: microUsd,
   ...common,
 });
@@ -107,8 +121,11 @@ export const intentSchema = z.discriminatedUnion('kind', [
   recurringCancelIntent,
   lendDepositIntent,
   lendWithdrawIntent,
+  lendMintIntent,
+  lendRedeemIntent,
   predictionBuyIntent,
   predictionSellIntent,
+  predictionClosePositionIntent,
   predictionCloseOrderIntent,
   predictionClaimIntent,
   sendIntent,
@@ -124,7 +141,8 @@ export type IntentKind = Intent['kind'];
 /** All intent kinds. */
 export const INTENT_KINDS: readonly IntentKind[] = [
   'swap', 'trigger.create', 'trigger.cancel', 'recurring.create', 'recurring.cancel', 'lend.deposit', 'lend.withdraw',
-  'prediction.buy', 'prediction.sell', 'prediction.closeOrder', 'prediction.claim', 'send', 'send.clawback',
+  'lend.mint', 'lend.redeem', 'prediction.buy', 'prediction.sell', 'prediction.closePosition', 'prediction.closeOrder',
+  'prediction.claim', 'send', 'send.clawback',
 ];
 
 /**
@@ -143,10 +161,13 @@ export function intentSubject(intent: Intent): string {
       return intent.order;
     case 'lend.deposit':
     case 'lend.withdraw':
+    case 'lend.mint':
+    case 'lend.redeem':
       return intent.asset;
     case 'prediction.buy':
       return `${intent.marketId}:${intent.side}`;
     case 'prediction.sell':
+    case 'prediction.closePosition':
     case 'prediction.claim':
       return intent.positionPubkey;
     case 'prediction.closeOrder':

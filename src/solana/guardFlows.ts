@@ -15,8 +15,11 @@ export type SpendRule =
    * signs its side) or whichever accounts the aggregator's own program pays on the wallet's behalf (its CPIs).
    */
   | { kind: 'counterparty'; mint: string; max: bigint }
-  /** A product order: exactly `amount` of `mint` goes into escrows of `program`, plus the rent of its accounts. */
-  | { kind: 'escrow'; mint: string; amount: bigint; program: string };
+  /**
+   * A product order: exactly `amount` of `mint` goes into escrows of `program`, plus the rent of its accounts; with
+   * `upTo`, at most `amount` (a lend mint of exact shares pays what they cost at the program's exchange price).
+   */
+  | { kind: 'escrow'; mint: string; amount: bigint; program: string; upTo?: boolean };
 
 /** What the flow check needs besides the events. */
 export interface FlowPolicy {
@@ -196,7 +199,9 @@ export function checkFlows(events: readonly TracedEvent[], pre: AccountStates, p
   }
   if (spend.kind === 'escrow') {
     const paid = summary.toEscrow.get(spend.mint) ?? 0n;
-    if (paid !== spend.amount) violations.push({ rule: 'escrow-amount', message: `${paid} base units of ${spend.mint} would go into the ${spend.program} escrow; the intent says exactly ${spend.amount}` });
+    if (spend.upTo ? paid > spend.amount || paid === 0n : paid !== spend.amount) {
+      violations.push({ rule: 'escrow-amount', message: `${paid} base units of ${spend.mint} would go into the ${spend.program} escrow; the intent says ${spend.upTo ? 'at most' : 'exactly'} ${spend.amount}` });
+    }
   }
   if (p.burn) {
     const burnt = summary.burned.get(p.burn.mint) ?? 0n;

@@ -189,7 +189,7 @@ export const keeperSchema = z.strictObject({
 export const configSchema = z.strictObject({
   venue: venueSchema,
   api: z.strictObject({
-    tier: z.enum(['keyless', 'free', 'developer', 'launch', 'pro', 'custom', 'off']).optional(),
+    tier: z.enum(['keyless', 'free', 'developer', 'launch', 'pro', 'ultra', 'custom', 'off']).optional(),
     requestsPerMinute: z.number().int().positive().max(1_000_000).optional(),
     timeoutMs: z.number().int().min(100).max(120_000).default(15_000),
     /**

@@ -1,8 +1,11 @@
+import bs58 from 'bs58';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Keypair, SystemProgram } from '@solana/web3.js';
 import { createJupiterClient } from '../../src/jupiter/client.js';
 import { RateLimitError, SchemaError, ServerError, UnauthorizedError, NetworkError } from '../../src/jupiter/errors.js';
 import type { RunningSimulator } from '../../src/sim/server.js';
-import { control, fundedWallet, ledger, signBase64, startTestSim, SOL, USDC } from '../helpers/sim.js';
+import { SolanaRpc } from '../../src/solana/rpc.js';
+import { balances, control, fundedWallet, ledger, signBase64, startTestSim, SOL, USDC } from '../helpers/sim.js';
 
 const fast = { retries: 0, baseDelayMs: 1, maxDelayMs: 1 };
 
@@ -111,6 +114,48 @@ describe('the simulated gateway', () => {
       const again = await jup.ultra.executeOrder({ signedTransaction: signed, requestId: order.requestId });
       expect(again.status).toBe('Success');
       expect((await ledger(sim)).filter((t) => t.requestId === order.requestId)).toHaveLength(1);
+    });
+
+    it('settles a transaction sent through RPC whose answer is then lost, for the faulted wallet only', async () => {
+      const rpc = new SolanaRpc(`${sim.url}/rpc`);
+      const [faulted, other] = [await fundedWallet(sim), await fundedWallet(sim)];
+      const transfer = (from: Keypair) => {
+        const { tx } = sim.ctx.state.venue.chain.buildTransaction(from.publicKey, [SystemProgram.transfer({ fromPubkey: from.publicKey, toPubkey: Keypair.generate().publicKey, lamports: 5_000_000 })]);
+        tx.sign([from]);
+        return tx;
+      };
+      await control(sim, '/faults', { kind: 'lose-send-response', count: 1, wallet: faulted.publicKey.toBase58() });
+      // Another wallet's send is answered while the fault waits for its own.
+      const otherTx = transfer(other);
+      expect(await rpc.send(otherTx.serialize())).toBe(bs58.encode(otherTx.signatures[0]!));
+      expect((await control<{ faults: Array<{ hits: number }> }>(sim, '/faults', undefined, 'GET')).faults).toEqual([expect.objectContaining({ hits: 0 })]);
+
+      const tx = transfer(faulted);
+      const signature = bs58.encode(tx.signatures[0]!);
+      const before = (await balances(sim, faulted)).lamports;
+      await expect(rpc.send(tx.serialize())).rejects.toThrow();
+      // It settled although no answer came: the status says so, and the lamports left once.
+      expect((await rpc.status(signature)).value).toMatchObject({ err: null, confirmationStatus: expect.stringMatching(/confirmed|finalized/) });
+      const after = (await balances(sim, faulted)).lamports;
+      expect(before - after).toBeGreaterThanOrEqual(5_000_000n);
+      // The same bytes again are answered with their signature and move nothing more.
+      expect(await rpc.send(tx.serialize())).toBe(signature);
+      expect((await balances(sim, faulted)).lamports).toBe(after);
+      expect((await control<{ faults: unknown[] }>(sim, '/faults', undefined, 'GET')).faults).toEqual([]);
+    });
+
+    it('loses only the faulted wallet\'s execute answer', async () => {
+      const jup = createJupiterClient({ baseUrl: sim.url, tier: 'off', retry: fast });
+      const [faulted, other] = [await fundedWallet(sim), await fundedWallet(sim)];
+      const signedOrder = async (w: Keypair) => {
+        const order = await jup.ultra.getOrder({ inputMint: SOL, outputMint: USDC, amount: 100_000_000n, taker: w.publicKey.toBase58() });
+        return { signedTransaction: signBase64(order.transaction!, w), requestId: order.requestId };
+      };
+      await control(sim, '/faults', { kind: 'lose-execute-response', count: 1, wallet: faulted.publicKey.toBase58() });
+      expect((await jup.ultra.executeOrder(await signedOrder(other))).status).toBe('Success');
+      const lost = await jup.ultra.executeOrder(await signedOrder(faulted)).catch((e: unknown) => e);
+      expect(lost).toBeInstanceOf(NetworkError);
+      expect((await control<{ faults: unknown[] }>(sim, '/faults', undefined, 'GET')).faults).toEqual([]);
     });
 
     it('lists and clears faults', async () => {

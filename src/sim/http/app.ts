@@ -1,3 +1,4 @@
+import { VersionedTransaction } from '@solana/web3.js';
 import { Hono, type MiddlewareHandler } from 'hono';
 import type { HttpBindings } from '@hono/node-server';
 import { sleep } from '../../lib/time.js';
@@ -78,7 +79,7 @@ function faultLayer(ctx: SimContext): MiddlewareHandler<Env> {
 
     await next();
 
-    if (path.endsWith('/execute') && c.res.status === 200 && ctx.faults.take('lose-execute-response', path)) {
+    if (path.endsWith('/execute') && c.res.status === 200 && ctx.faults.active('lose-execute-response') && ctx.faults.take('lose-execute-response', path, await executePayer(c.req.text()))) {
       // The transaction has settled; the caller never hears about it.
       c.env.incoming.socket.destroy();
       return;
@@ -93,4 +94,16 @@ function faultLayer(ctx: SimContext): MiddlewareHandler<Env> {
       c.res = new Response(JSON.stringify(breakSchema(body)), { status: 200, headers: c.res.headers });
     }
   };
+}
+
+/** The fee payer of the transaction an execute request carries (`signedTransaction`, base64), if it has one. */
+async function executePayer(body: Promise<string>): Promise<string | undefined> {
+  try {
+    const parsed: unknown = JSON.parse(await body);
+    const signed = parsed && typeof parsed === 'object' && 'signedTransaction' in parsed ? parsed.signedTransaction : undefined;
+    if (typeof signed !== 'string') return undefined;
+    return VersionedTransaction.deserialize(Buffer.from(signed, 'base64')).message.staticAccountKeys[0]?.toBase58();
+  } catch {
+    return undefined;
+  }
 }

@@ -8,6 +8,7 @@ export const FAULT_KINDS = [
   'malformed-json',
   'schema-break',
   'lose-execute-response',
+  'lose-send-response',
   'hostile-order',
 ] as const;
 /** One kind of fault. */
@@ -23,6 +24,11 @@ export const faultSpecSchema = z
     durationMs: z.number().int().positive().optional(),
     /** Only requests whose path starts with this, e.g. `/ultra/v1/execute`. */
     pathPrefix: z.string().startsWith('/').optional(),
+    /**
+     * For `lose-execute-response` and `lose-send-response`: only transactions whose fee payer is this address, so
+     * that a test can lose one wallet's answer while other wallets trade on the same simulator.
+     */
+    wallet: z.string().regex(/^[1-9A-HJ-NP-Za-km-z]{32,44}$/, 'expected a base58 address').optional(),
     /** For `latency`: added delay in ms. */
     latencyMs: z.number().int().min(0).max(120_000).optional(),
     /** For `server-error`: the status, 500 to 599 (default 503). */
@@ -61,14 +67,23 @@ export class FaultController {
     return id;
   }
 
-  /** Consumes one use of the first active fault of a kind matching the path, if any. */
-  take(kind: FaultKind, path: string): FaultSpec | undefined {
+  /**
+   * Consumes one use of the first active fault of a kind matching the path (and, for a fault limited to a wallet,
+   * the fee payer of the request's transaction), if any.
+   */
+  take(kind: FaultKind, path: string, wallet?: string): FaultSpec | undefined {
     this.prune();
-    const f = this.faults.find((x) => x.kind === kind && (x.pathPrefix === undefined || path.startsWith(x.pathPrefix)));
+    const f = this.faults.find((x) => x.kind === kind && (x.pathPrefix === undefined || path.startsWith(x.pathPrefix)) && (x.wallet === undefined || x.wallet === wallet));
     if (!f) return undefined;
     f.remaining -= 1;
     f.hits += 1;
     return f;
+  }
+
+  /** Whether a fault of this kind is active (a cheap check before reading a request body to match it). */
+  active(kind: FaultKind): boolean {
+    this.prune();
+    return this.faults.some((f) => f.kind === kind);
   }
 
   /** Active faults, with how many requests each has hit. */

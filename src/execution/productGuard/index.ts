@@ -32,12 +32,15 @@ export function productCheckFor(intent: Intent, ctx: ProductCheckContext): Produ
     case 'recurring.cancel':
       return recurringCancelCheck(intent, wallet);
     case 'lend.deposit':
+    case 'lend.mint':
       return lendDepositCheck(intent, wallet);
     case 'lend.withdraw':
+    case 'lend.redeem':
       return lendWithdrawCheck(intent, wallet);
     case 'prediction.buy':
       return predictionBuyCheck(intent, wallet);
     case 'prediction.sell':
+    case 'prediction.closePosition':
       return predictionSellCheck(intent, wallet);
     case 'prediction.closeOrder':
       return predictionCloseCheck(intent, wallet);
@@ -47,5 +50,12 @@ export function productCheckFor(intent: Intent, ctx: ProductCheckContext): Produ
       return sendCheck(intent, wallet, ctx.inviteSigner);
     case 'send.clawback':
       return clawbackCheck(intent, wallet);
+    default:
+      return unchecked(intent);
   }
+}
+
+/** Every intent kind has its product check: a kind added without one does not compile. */
+function unchecked(intent: never): never {
+  throw new Error(`no product check for intent kind ${(intent as { kind: string }).kind}`);
 }

@@ -6,27 +6,33 @@ import { ata, isTokenProgram, Terms, theInstruction } from './terms.js';
 
 const PROGRAM = LEND_PROGRAM.toBase58();
 
+type Into = Extract<Intent, { kind: 'lend.deposit' | 'lend.mint' }>;
+type OutOf = Extract<Intent, { kind: 'lend.withdraw' | 'lend.redeem' }>;
+
 /**
- * A Lend Earn `deposit` held to the intent: the wallet signs and pays from its own token account of the asset; the
- * asset and the amount are the intent's; the market's accounts are the ones @jup-ag/lend derives for that asset
- * with the programs' published seeds: its `lending` account, and as the escrow the vault (the asset's token account
- * of the liquidity program's `liquidity` PDA); the share token is the asset's jlToken (PDA ["f_token_mint", asset])
- * and is minted to the wallet's own token account of it. How many shares the deposit mints is the program's
- * exchange price at that moment, which the instruction does not carry: the guard cannot check it.
+ * A Lend Earn `deposit` (an asset amount) or `mint` (a share amount) held to the intent: the wallet signs and pays
+ * from its own token account of the asset; the asset and the amount are the intent's; the market's accounts are the
+ * ones @jup-ag/lend derives for that asset with the programs' published seeds: its `lending` account, and as the
+ * escrow the vault (the asset's token account of the liquidity program's `liquidity` PDA); the share token is the
+ * asset's jlToken (PDA ["f_token_mint", asset]) and is minted to the wallet's own token account of it. The exchange
+ * price between asset and shares is the program's at that moment and not in the instruction: the guard cannot check
+ * it (a deposit's shares, a mint's cost; the flows bound a mint's cost by the intent's maxAmount).
  */
-export function lendDepositCheck(intent: Extract<Intent, { kind: 'lend.deposit' }>, wallet: PublicKey): ProductCheck {
+export function lendDepositCheck(intent: Into, wallet: PublicKey): ProductCheck {
   const me = wallet.toBase58();
+  const byShares = intent.kind === 'lend.mint';
   return {
     kind: intent.kind,
     reads: [],
     check(instructions) {
       const t = new Terms();
-      const ix = theInstruction(instructions, PROGRAM, decodeLendInstruction, 'deposit', t);
+      const ix = theInstruction(instructions, PROGRAM, decodeLendInstruction, byShares ? 'mint' : 'deposit', t);
       if (!ix) return t.violations;
       const a = ix.accounts;
       t.same('product-owner', 'the depositor', a.signer, me);
       t.same('product-mint', 'the asset deposited', a.mint, intent.asset);
-      t.same('product-amount', 'the amount deposited', ix.amount, intent.amount);
+      if (intent.kind === 'lend.mint') t.same('product-amount', 'the shares minted', ix.amount, intent.shares);
+      else t.same('product-amount', 'the amount deposited', ix.amount, intent.amount);
       if (!isTokenProgram(a.tokenProgram)) {
         t.fail('product-escrow', `the token program ${a.tokenProgram} is neither token program`);
         return t.violations;
@@ -44,24 +50,26 @@ export function lendDepositCheck(intent: Extract<Intent, { kind: 'lend.deposit' 
 }
 
 /**
- * A Lend Earn `withdraw` held to the intent: the wallet signs; the asset withdrawn and its amount are the intent's;
- * the shares burnt are the asset's jlToken from the wallet's own account of it; the asset is paid to the wallet's own
- * token account of it, out of the asset's vault. How many shares it burns is the program's exchange price, which the
- * instruction does not carry: the flows bound it instead (at most what the lend listing says the amount is worth).
+ * A Lend Earn `withdraw` (an asset amount) or `redeem` (a share amount) held to the intent: the wallet signs; the
+ * asset withdrawn and the amount are the intent's; the shares burnt are the asset's jlToken from the wallet's own
+ * account of it; the asset is paid to the wallet's own token account of it, out of the asset's vault. The exchange
+ * price is the program's and not in the instruction: the flows bound the shares a withdrawal burns instead.
  */
-export function lendWithdrawCheck(intent: Extract<Intent, { kind: 'lend.withdraw' }>, wallet: PublicKey): ProductCheck {
+export function lendWithdrawCheck(intent: OutOf, wallet: PublicKey): ProductCheck {
   const me = wallet.toBase58();
+  const byShares = intent.kind === 'lend.redeem';
   return {
     kind: intent.kind,
     reads: [],
     check(instructions) {
       const t = new Terms();
-      const ix = theInstruction(instructions, PROGRAM, decodeLendInstruction, 'withdraw', t);
+      const ix = theInstruction(instructions, PROGRAM, decodeLendInstruction, byShares ? 'redeem' : 'withdraw', t);
       if (!ix) return t.violations;
       const a = ix.accounts;
       t.same('product-owner', 'the withdrawer', a.signer, me);
       t.same('product-mint', 'the asset withdrawn', a.mint, intent.asset);
-      t.same('product-amount', 'the amount withdrawn', ix.amount, intent.amount);
+      if (intent.kind === 'lend.redeem') t.same('product-amount', 'the shares redeemed', ix.amount, intent.shares);
+      else t.same('product-amount', 'the amount withdrawn', ix.amount, intent.amount);
       if (!isTokenProgram(a.tokenProgram)) {
         t.fail('product-escrow', `the token program ${a.tokenProgram} is neither token program`);
         return t.violations;

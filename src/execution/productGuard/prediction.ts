@@ -59,10 +59,11 @@ export function predictionBuyCheck(intent: Extract<Intent, { kind: 'prediction.b
 /**
  * A prediction sell's `create_order` held to the intent: the wallet owns it; a sell of the intent's position, which
  * the chain holds as the wallet's, in the order's market and side; the contracts are the intent's (rounded down to
- * the 0.01-contract step, never more); no deposit; the price floor (the same `max_fill_price_usd` field, a floor on
- * a sell) is at least the intent's; no integrator fee; proceeds go to the wallet's own token account.
+ * the 0.01-contract step, never more), or for a close of the whole position no more than the position holds on
+ * chain; no deposit; the price floor (the same `max_fill_price_usd` field, a floor on a sell) is at least the
+ * intent's; no integrator fee; proceeds go to the wallet's own token account.
  */
-export function predictionSellCheck(intent: Extract<Intent, { kind: 'prediction.sell' }>, wallet: PublicKey): ProductCheck {
+export function predictionSellCheck(intent: Extract<Intent, { kind: 'prediction.sell' | 'prediction.closePosition' }>, wallet: PublicKey): ProductCheck {
   const me = wallet.toBase58();
   return {
     kind: intent.kind,
@@ -75,11 +76,17 @@ export function predictionSellCheck(intent: Extract<Intent, { kind: 'prediction.
       t.same('product-owner', 'the order\'s owner', a.owner, me);
       t.same('product-target', 'the position sold', a.position, intent.positionPubkey);
       if (args.isBuy) t.fail('product-side', 'the order is a buy; the intent is a sell');
-      const least = (intent.contractsMicro / CONTRACT_STEP) * CONTRACT_STEP;
-      if (args.contracts > intent.contractsMicro || args.contracts < least || args.contracts === 0n) t.fail('product-amount', `the order sells ${args.contracts} micro-contracts; the intent sells ${intent.contractsMicro}`);
+      const held = accountAt(a.position);
+      const position = held && held.owner === PROGRAM ? decodePositionAccount(held.data) : undefined;
+      if (intent.kind === 'prediction.sell') {
+        const least = (intent.contractsMicro / CONTRACT_STEP) * CONTRACT_STEP;
+        if (args.contracts > intent.contractsMicro || args.contracts < least || args.contracts === 0n) t.fail('product-amount', `the order sells ${args.contracts} micro-contracts; the intent sells ${intent.contractsMicro}`);
+      } else if (position && (args.contracts > position.contracts || args.contracts === 0n)) {
+        t.fail('product-amount', `the order sells ${args.contracts} micro-contracts; the position holds ${position.contracts}`);
+      }
       t.same('product-amount', 'the deposit of a sell', args.depositAmount, 0n);
       if (args.maxFillPriceUsd < intent.minPriceMicroUsd) t.fail('product-price-limit', `the order may sell at as little as ${args.maxFillPriceUsd} micro-USD a contract; the intent's floor is ${intent.minPriceMicroUsd}`);
-      if (!accountAt(a.position)) t.fail('product-target', `${a.position} holds no position to sell`);
+      if (!held) t.fail('product-target', `${a.position} holds no position to sell`);
       t.same('product-payout', 'where the proceeds go', a.ownerTokenAccount, ata(me, a.settlementMint, PROGRAM_IDS.splToken));
       commonOrderTerms(t, ix, accountAt, me);
       return t.violations;

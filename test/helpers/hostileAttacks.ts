@@ -17,8 +17,9 @@ import type { Venue } from '../../src/sim/venue.js';
 import { tokenProgramId, type SimToken } from '../../src/sim/catalog.js';
 import { instructionHash, type Ticket } from '../../src/sim/chain/tickets.js';
 import { MEMO_PROGRAM_ID } from '../../src/sim/products/swapTx.js';
+import type { ProductRule } from '../../src/solana/guardTypes.js';
 
-/** The rule names of the pre-sign guard (issue 7), as they appear in refusals. */
+/** The rule names of the pre-sign guard (issue 7, and the product rules of issue 10), as they appear in refusals. */
 export type GuardRuleName =
   | 'destination'
   | 'sol-outflow'
@@ -36,7 +37,8 @@ export type GuardRuleName =
   | 'simulation-failed'
   | 'malformed'
   | 'lookup-table'
-  | 'token-extension';
+  | 'token-extension'
+  | ProductRule;
 
 /** One way the venue lies. Amounts in base units (lamports for SOL). */
 export type Attack =

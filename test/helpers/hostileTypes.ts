@@ -1,6 +1,7 @@
 // What a test sees of the hostile venue (test/helpers/hostileVenue.ts): its plan rules, records, counts and controls.
 import type { Keypair } from '@solana/web3.js';
 import type { Attack } from './hostileAttacks.js';
+import type { ProductAttackRecord, ProductAttackRule } from './hostileProducts.js';
 
 /** Which venue flow a rule or record is about: Ultra (order + execute) or Metis (quote + swap, sent by RPC). */
 export type Flow = 'ultra' | 'metis';
@@ -136,6 +137,12 @@ export interface HostileVenue {
   plan(rule: AttackRule): number;
   /** Removes every rule. */
   clearPlan(): void;
+  /** Adds a product attack rule (hostileProducts.ts): builds of a product for a wallet are rewritten; returns its index. */
+  planProduct(rule: ProductAttackRule): number;
+  /** Removes every product attack rule. */
+  clearProductPlan(): void;
+  /** Product attacks served so far, oldest first. */
+  productAttacks(): ProductAttackRecord[];
   /** Attacks served so far, oldest first. */
   attacks(): AttackRecord[];
   /** Requests received so far, oldest first. */

@@ -1,7 +1,8 @@
 // A hostile venue for acceptance tests (issue 7): an HTTP proxy in front of a running simulator that a keeper uses
 // as its venue (`venue: {kind: simulator, url: <proxy url>}`, so also <proxy url>/rpc as its RPC). It forwards
 // everything, and per a plan the test sets it rewrites Ultra orders and Metis quote/swap pairs into attacks
-// (test/helpers/hostileAttacks.ts), lands what the wallet signs of them (the vault still co-signs), records every
+// (test/helpers/hostileAttacks.ts) and the products' builds into product attacks (hostileProducts.ts), lands what
+// the wallet signs of them (the vault or keeper still co-signs), records every
 // request and every signature the keeper sends, can hold build requests, and can make simulateTransaction answer
 // BlockhashNotFound like a node that lags the venue.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
@@ -15,10 +16,12 @@ import type { Venue } from '../../src/sim/venue.js';
 import { BONK, JUP, SOL } from './sim.js';
 import { feedWorth, rewriteTransaction, type Attack, type Rewrite } from './hostileAttacks.js';
 import { claimAsked, lieAboutAmounts, quoteKey, setOut } from './hostileFields.js';
+import { createProductProxy } from './hostileProducts.js';
 import { isBuildRequest, STRANGER_LAMPORTS, type AttackRecord, type AttackRule, type Flow, type HostileVenue, type RpcFault, type SeenRequest, type SeenSignature } from './hostileTypes.js';
 
 export * from './hostileAttacks.js';
 export * from './hostileTypes.js';
+export * from './hostileProducts.js';
 
 interface ActiveRule extends AttackRule {
   index: number;
@@ -66,6 +69,7 @@ export async function startHostileVenue(sim: RunningSimulator, o: { stranger?: K
   const pendingMetis = new Map<string, PendingMetis>();
   const metisAttacks = new Map<string, { record: AttackRecord; rewrite: Rewrite }>();
   const venue = (): Venue => sim.ctx.state.venue;
+  const products = createProductProxy(venue, stranger);
 
   const pickRule = (via: Flow, amount: bigint, inputMint: string, outputMint: string): ActiveRule | undefined => {
     const rule = rules.find((r) => (r.via === undefined || r.via === via) && (r.amount === undefined || r.amount === amount) && (r.inputMint === undefined || r.inputMint === inputMint) && (r.outputMint === undefined || r.outputMint === outputMint) && (r.count === undefined || r.used < r.count));
@@ -278,6 +282,7 @@ export async function startHostileVenue(sim: RunningSimulator, o: { stranger?: K
           return { jsonrpc: '2.0', id: call.id ?? null, result: { context: { apiVersion: '2.2.0', slot: Number(venue().clock.slot()) }, value: { err: 'BlockhashNotFound', logs: [], accounts: null, unitsConsumed: 0, returnData: null, innerInstructions: null, replacementBlockhash: null, loadedAccountsDataSize: 0 } } };
         }
         const attacked = method === 'sendTransaction' ? metisAttacks.get(Buffer.from(tx.message.serialize()).toString('base64')) : undefined;
+        const product = method === 'sendTransaction' ? products.attackedMessage(Buffer.from(tx.message.serialize()).toString('base64')) : undefined;
         if (attacked?.rewrite.needsStranger) {
           // The hostile venue is also the RPC: it adds the stranger's signature the keeper could not give.
           tx.sign([stranger]);
@@ -287,6 +292,7 @@ export async function startHostileVenue(sim: RunningSimulator, o: { stranger?: K
         const answer = await forward('POST', '/rpc', headers, JSON.stringify(call));
         const json = JSON.parse(answer.body) as { result?: unknown };
         if (attacked && typeof json.result === 'string') attacked.record.landed.push(json.result);
+        if (product && typeof json.result === 'string') product.landed.push(json.result);
         return json;
       }
     }
@@ -316,6 +322,25 @@ export async function startHostileVenue(sim: RunningSimulator, o: { stranger?: K
     return true;
   };
 
+  // --- products ------------------------------------------------------------------------------------------------
+  /** A trigger or recurring execute of an attacked product transaction: the hostile venue lands it through RPC. */
+  const productExecute = async (req: IncomingMessage, url: URL, text: string): Promise<Answer> => {
+    let signed: VersionedTransaction | undefined;
+    try {
+      const b = JSON.parse(text) as { signedTransaction?: unknown };
+      if (typeof b.signedTransaction === 'string') signed = VersionedTransaction.deserialize(Buffer.from(b.signedTransaction, 'base64'));
+    } catch {
+      signed = undefined;
+    }
+    const attacked = signed ? products.attackedMessage(Buffer.from(signed.message.serialize()).toString('base64')) : undefined;
+    if (!signed || !attacked) return forward('POST', url.pathname + url.search, req.headers, text);
+    const landed = await land(signed, false);
+    const json = (b: unknown): Answer => ({ status: 200, headers: { 'content-type': 'application/json' }, body: JSON.stringify(b) });
+    if ('error' in landed) return json({ status: 'Failed', signature: '', error: `Failed to land: ${landed.error}`, code: -1000 });
+    attacked.landed.push(landed.signature);
+    return json({ status: 'Success', signature: landed.signature, code: 0, order: null, error: null });
+  };
+
   // --- server --------------------------------------------------------------------------------------------------
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const text = await readBody(req);
@@ -339,13 +364,15 @@ export async function startHostileVenue(sim: RunningSimulator, o: { stranger?: K
       for (const w of h.waiters.splice(0)) w();
       await new Promise<void>((resolve) => h.waiting.push({ request: entry, go: resolve }));
     }
-    let answer: Answer;
+    let answer: Answer | undefined;
     if (method === 'GET' && url.pathname === '/ultra/v1/order') answer = await ultraOrder(req, url);
     else if (method === 'POST' && url.pathname === '/ultra/v1/execute') answer = await ultraExecute(req, url, text);
     else if (method === 'GET' && url.pathname === '/swap/v1/quote') answer = await metisQuote(req, url);
     else if (method === 'POST' && url.pathname === '/swap/v1/swap') answer = await metisSwap(req, url, text);
     else if (method === 'POST' && url.pathname === '/rpc') answer = await rpc(req, text, entry);
-    else answer = await forward(method, url.pathname + url.search, req.headers, text);
+    else if (method === 'POST' && (url.pathname === '/trigger/v1/execute' || url.pathname === '/recurring/v1/execute')) answer = await productExecute(req, url, text);
+    else answer = await products.build(method, url.pathname + url.search, url.pathname, text, (body) => forward(method, url.pathname + url.search, req.headers, body));
+    answer ??= await forward(method, url.pathname + url.search, req.headers, text);
     res.writeHead(answer.status, { ...answer.headers, 'content-length': String(Buffer.byteLength(answer.body)) });
     res.end(answer.body);
   };
@@ -373,6 +400,9 @@ export async function startHostileVenue(sim: RunningSimulator, o: { stranger?: K
     clearPlan: () => {
       rules.length = 0;
     },
+    planProduct: (rule) => products.plan(rule),
+    clearProductPlan: () => products.clearPlan(),
+    productAttacks: () => products.attacks(),
     attacks: () => [...records],
     requests: () => [...seen],
     counts: () => {

@@ -1,0 +1,521 @@
+// Product attacks of the hostile venue (issue 10): each rewrites a transaction the simulator built for a product
+// (limit and recurring orders, lend, prediction, send) into one that still settles on the simulator (a ticket is
+// registered for what changed, so the keeper still co-signs) but moves the wallet's funds or rights somewhere the
+// intent never asked for, or carries other terms than the intent's in the product's own instruction. The terms are
+// rewritten with the same program layouts the venue writes and the guard reads (src/jupiter/programs).
+import { PublicKey, SystemProgram, TransactionInstruction, TransactionMessage, VersionedTransaction, type Keypair } from '@solana/web3.js';
+import { ASSOCIATED_TOKEN_PROGRAM_ID, getAssociatedTokenAddressSync } from '@solana/spl-token';
+import { decodeLendInstruction, DEPOSIT_ACCOUNTS, LEND_PROGRAM, WITHDRAW_ACCOUNTS } from '../../src/jupiter/programs/lend.js';
+import type { RawInstruction } from '../../src/jupiter/programs/instruction.js';
+import { CREATE_ORDER_ACCOUNTS, createOrderData, decodePredictionInstruction, PREDICTION_PROGRAM } from '../../src/jupiter/programs/prediction.js';
+import { decodeRecurringInstruction, OPEN_DCA_V2_ACCOUNTS, openDcaV2Data, RECURRING_PROGRAM } from '../../src/jupiter/programs/recurring.js';
+import { decodeSendInstruction, INITIALIZE_TOKEN_ACCOUNTS, initializeTokenData, SEND_PROGRAM } from '../../src/jupiter/programs/send.js';
+import { decodeTriggerInstruction, INITIALIZE_ORDER_ACCOUNTS, initializeOrderData, TRIGGER_PROGRAM } from '../../src/jupiter/programs/trigger.js';
+import { WSOL_MINT } from '../../src/lib/mints.js';
+import { tokenProgramId } from '../../src/sim/catalog.js';
+import { instructionHash } from '../../src/sim/chain/tickets.js';
+import type { Venue } from '../../src/sim/venue.js';
+import type { GuardRuleName } from './hostileAttacks.js';
+
+/** The intent kinds whose transactions carry a product program's instruction. */
+export type ProductKind =
+  | 'trigger.create'
+  | 'trigger.cancel'
+  | 'recurring.create'
+  | 'recurring.cancel'
+  | 'lend.deposit'
+  | 'lend.withdraw'
+  | 'prediction.buy'
+  | 'prediction.sell'
+  | 'prediction.closeOrder'
+  | 'prediction.claim'
+  | 'send'
+  | 'send.clawback';
+
+/** One way the venue lies in a product's transaction. */
+export type ProductAttack =
+  /** The deposit goes into the stranger's token account, which the product instruction names as its escrow. */
+  | { kind: 'escrow-stranger' }
+  /** The product's amount (and the deposit that goes with it) is `bps` (default 1,000) more than the intent's; a sell's contracts doubled. */
+  | { kind: 'amount'; bps?: number }
+  /** A limit order's taking amount halved: it sells at half the intent's price. */
+  | { kind: 'taking-amount' }
+  /** Another mint in the product instruction: the output (trigger, recurring), the asset (lend), the settlement (prediction), the mint (send). */
+  | { kind: 'mint'; mint: string }
+  /** A prediction buy on the other side. */
+  | { kind: 'side' }
+  /** A prediction buy in another market. */
+  | { kind: 'market'; marketId: string }
+  /** A prediction order's price bound set to `microUsd` (a buy's limit above the intent's, a sell's floor below it). */
+  | { kind: 'price-limit'; microUsd: bigint }
+  /** A refund, payout or withdrawal paid to the stranger's token account instead of the wallet's. */
+  | { kind: 'payout-stranger' }
+  /** A lend deposit's shares minted to the stranger's token account of the share token. */
+  | { kind: 'share-stranger' };
+
+/** The rule that names each product attack: the one a refusal must list (more may be listed). */
+export const PRODUCT_PRIMARY_RULE: Record<ProductAttack['kind'], GuardRuleName> = {
+  'escrow-stranger': 'product-escrow',
+  amount: 'product-amount',
+  'taking-amount': 'product-amount',
+  mint: 'product-mint',
+  side: 'product-side',
+  market: 'product-market',
+  'price-limit': 'product-price-limit',
+  'payout-stranger': 'product-payout',
+  'share-stranger': 'product-share-token',
+};
+
+/** The program whose instruction carries each product's terms. */
+export const PRODUCT_PROGRAM: Record<ProductKind, string> = {
+  'trigger.create': TRIGGER_PROGRAM.toBase58(),
+  'trigger.cancel': TRIGGER_PROGRAM.toBase58(),
+  'recurring.create': RECURRING_PROGRAM.toBase58(),
+  'recurring.cancel': RECURRING_PROGRAM.toBase58(),
+  'lend.deposit': LEND_PROGRAM.toBase58(),
+  'lend.withdraw': LEND_PROGRAM.toBase58(),
+  'prediction.buy': PREDICTION_PROGRAM.toBase58(),
+  'prediction.sell': PREDICTION_PROGRAM.toBase58(),
+  'prediction.closeOrder': PREDICTION_PROGRAM.toBase58(),
+  'prediction.claim': PREDICTION_PROGRAM.toBase58(),
+  send: SEND_PROGRAM.toBase58(),
+  'send.clawback': SEND_PROGRAM.toBase58(),
+};
+
+/** What a product rewrite needs. */
+export interface ProductRewriteContext {
+  venue: Venue;
+  wallet: PublicKey;
+  stranger: Keypair;
+}
+
+/** A rewritten product transaction. */
+export interface ProductRewrite {
+  tx: VersionedTransaction;
+  /** What was changed, for the test's records. */
+  description: string;
+  /** The stranger's token account the attack pays into, when it moves funds or shares to the stranger. */
+  strangerAccount?: string;
+}
+
+/** Which product a venue request builds and for which wallet; undefined for any other request. */
+export function productRequest(method: string, path: string, body: Record<string, unknown>): { product: ProductKind; wallet: string } | undefined {
+  const s = (k: string): string => {
+    const v = body[k];
+    return typeof v === 'string' ? v : '';
+  };
+  if (method === 'POST' && path === '/trigger/v1/createOrder') return { product: 'trigger.create', wallet: s('maker') };
+  if (method === 'POST' && path === '/trigger/v1/cancelOrder') return { product: 'trigger.cancel', wallet: s('maker') };
+  if (method === 'POST' && path === '/recurring/v1/createOrder') return { product: 'recurring.create', wallet: s('user') };
+  if (method === 'POST' && path === '/recurring/v1/cancelOrder') return { product: 'recurring.cancel', wallet: s('user') };
+  if (method === 'POST' && path === '/lend/v1/earn/deposit') return { product: 'lend.deposit', wallet: s('signer') };
+  if (method === 'POST' && path === '/lend/v1/earn/withdraw') return { product: 'lend.withdraw', wallet: s('signer') };
+  if (method === 'POST' && path === '/prediction/v1/orders') return { product: body.isBuy === true ? 'prediction.buy' : 'prediction.sell', wallet: s('ownerPubkey') };
+  if (method === 'DELETE' && path === '/prediction/v1/orders') return { product: 'prediction.closeOrder', wallet: s('ownerPubkey') };
+  if (method === 'POST' && /^\/prediction\/v1\/positions\/[^/]+\/claim$/.test(path)) return { product: 'prediction.claim', wallet: s('ownerPubkey') };
+  if (method === 'POST' && path === '/send/v1/craft-send') return { product: 'send', wallet: s('sender') };
+  if (method === 'POST' && path === '/send/v1/craft-clawback') return { product: 'send.clawback', wallet: s('sender') };
+  return undefined;
+}
+
+/** The response field that holds the transaction of a product's build. */
+export function transactionField(product: ProductKind): 'transaction' | 'tx' {
+  return product === 'send' || product === 'send.clawback' ? 'tx' : 'transaction';
+}
+
+/**
+ * Rewrites a product transaction the simulator built (v0, no lookup tables) for an attack, with the same blockhash
+ * and payer, unsigned, and registers a ticket for the changed instructions wherever the original had one. Throws
+ * when the attack does not apply to the product.
+ */
+export function rewriteProductTransaction(original: VersionedTransaction, product: ProductKind, attack: ProductAttack, ctx: ProductRewriteContext): ProductRewrite {
+  if (original.message.addressTableLookups.length > 0) throw new Error('the hostile venue rewrites only transactions without lookup tables');
+  const decompiled = TransactionMessage.decompile(original.message);
+  const before = decompiled.instructions;
+  const instructions = [...before];
+  const at = instructions.findIndex((ix) => ix.programId.toBase58() === PRODUCT_PROGRAM[product]);
+  if (at < 0) throw new Error(`the ${product} transaction has no instruction of ${PRODUCT_PROGRAM[product]}`);
+  const programIx = instructions[at]!;
+  const raw: RawInstruction = { programId: programIx.programId.toBase58(), accounts: programIx.keys.map((k) => k.pubkey.toBase58()), data: programIx.data };
+  const result: Omit<ProductRewrite, 'tx'> = { description: attack.kind };
+  const { venue, stranger } = ctx;
+  const unsupported = (): never => {
+    throw new Error(`the ${attack.kind} attack does not apply to ${product}`);
+  };
+
+  switch (attack.kind) {
+    case 'escrow-stranger': {
+      const { escrow, mint } = escrowOf(product, raw);
+      const theirs = strangerAccount(venue, stranger.publicKey, mint);
+      substitute(instructions, escrow, theirs);
+      result.strangerAccount = theirs.toBase58();
+      result.description = `the deposit goes into ${theirs.toBase58()}, the stranger's account of ${mint}, named as the escrow in place of ${escrow}`;
+      break;
+    }
+    case 'payout-stranger': {
+      const mine = payoutOf(product, raw);
+      const mint = venue.chain.tokenAccount(new PublicKey(mine))?.mint;
+      if (!mint) throw new Error(`${mine} is not a token account of the wallet`);
+      const theirs = strangerAccount(venue, stranger.publicKey, mint);
+      substitute(instructions, mine, theirs);
+      result.strangerAccount = theirs.toBase58();
+      result.description = `the ${product} pays ${theirs.toBase58()}, the stranger's account of ${mint}, instead of the wallet's ${mine}`;
+      break;
+    }
+    case 'share-stranger': {
+      const d = product === 'lend.deposit' ? decodeLendInstruction(raw) : unsupported();
+      if (d?.name !== 'deposit') throw new Error('no lend deposit instruction');
+      const shareMint = d.accounts.fTokenMint;
+      const theirs = strangerAccount(venue, stranger.publicKey, shareMint, d.accounts.tokenProgram);
+      substitute(instructions, d.accounts.recipientTokenAccount, theirs);
+      result.strangerAccount = theirs.toBase58();
+      result.description = `the deposit's shares (${shareMint}) are minted to ${theirs.toBase58()}, the stranger's account`;
+      break;
+    }
+    case 'amount':
+      result.description = changeAmount(product, raw, instructions, at, attack.bps ?? 1_000);
+      break;
+    case 'taking-amount': {
+      const d = product === 'trigger.create' ? decodeTriggerInstruction(raw) : unsupported();
+      if (d?.name !== 'initializeOrder') throw new Error('no initialize_order instruction');
+      const taking = d.params.takingAmount / 2n;
+      instructions[at] = withData(programIx, initializeOrderData({ ...d.params, takingAmount: taking }));
+      result.description = `the order takes ${taking} instead of ${d.params.takingAmount} of the output`;
+      break;
+    }
+    case 'mint': {
+      const index = mintIndex(product) ?? unsupported();
+      const was = raw.accounts[index]!;
+      instructions[at] = withAccount(programIx, index, new PublicKey(attack.mint));
+      result.description = `the ${product} instruction names ${attack.mint} in place of ${was}`;
+      break;
+    }
+    case 'side':
+    case 'market':
+    case 'price-limit': {
+      const d = product === 'prediction.buy' || product === 'prediction.sell' ? decodePredictionInstruction(raw) : unsupported();
+      if (d?.name !== 'createOrder') throw new Error('no create_order instruction');
+      const args = { ...d.args };
+      if (attack.kind === 'side') args.isYes = !args.isYes;
+      if (attack.kind === 'market') args.marketId = attack.marketId;
+      if (attack.kind === 'price-limit') args.maxFillPriceUsd = attack.microUsd;
+      instructions[at] = withData(programIx, createOrderData(args));
+      result.description = attack.kind === 'side' ? `the order buys ${args.isYes ? 'YES' : 'NO'}` : attack.kind === 'market' ? `the order is in market ${args.marketId}` : `the order's price bound is ${args.maxFillPriceUsd} micro-USD`;
+      break;
+    }
+  }
+
+  retargetTicket(venue, original, before, instructions);
+  const message = new TransactionMessage({ payerKey: decompiled.payerKey, recentBlockhash: decompiled.recentBlockhash, instructions }).compileToV0Message();
+  return { tx: new VersionedTransaction(message), ...result };
+}
+
+/** The escrow a creating product's instruction names, and its mint. */
+function escrowOf(product: ProductKind, raw: RawInstruction): { escrow: string; mint: string } {
+  switch (product) {
+    case 'trigger.create': {
+      const d = decodeTriggerInstruction(raw);
+      if (d?.name === 'initializeOrder') return { escrow: d.accounts.reserve, mint: d.accounts.inputMint };
+      break;
+    }
+    case 'recurring.create': {
+      const d = decodeRecurringInstruction(raw);
+      if (d?.name === 'openDcaV2') return { escrow: d.accounts.inAta, mint: d.accounts.inputMint };
+      break;
+    }
+    case 'lend.deposit': {
+      const d = decodeLendInstruction(raw);
+      if (d?.name === 'deposit') return { escrow: d.accounts.vault, mint: d.accounts.mint };
+      break;
+    }
+    case 'prediction.buy': {
+      const d = decodePredictionInstruction(raw);
+      if (d?.name === 'createOrder') return { escrow: d.accounts.orderAta, mint: d.accounts.settlementMint };
+      break;
+    }
+    case 'send': {
+      const d = decodeSendInstruction(raw);
+      if (d?.name === 'initializeToken') return { escrow: d.accounts.escrow, mint: d.accounts.mint };
+      break;
+    }
+    default:
+  }
+  throw new Error(`${product} escrows nothing (or its instruction is not the expected one)`);
+}
+
+/** The wallet's token account a product's instruction pays into (a refund, payout, withdrawal). */
+function payoutOf(product: ProductKind, raw: RawInstruction): string {
+  switch (product) {
+    case 'trigger.cancel': {
+      const d = decodeTriggerInstruction(raw);
+      if (d?.name === 'cancelOrder' && d.accounts.makerInputAccount !== TRIGGER_PROGRAM.toBase58()) return d.accounts.makerInputAccount;
+      break;
+    }
+    case 'recurring.cancel': {
+      const d = decodeRecurringInstruction(raw);
+      if (d?.name === 'closeDca') return d.accounts.userInAta;
+      break;
+    }
+    case 'lend.withdraw': {
+      const d = decodeLendInstruction(raw);
+      if (d?.name === 'withdraw') return d.accounts.recipientTokenAccount;
+      break;
+    }
+    case 'prediction.closeOrder':
+    case 'prediction.claim': {
+      const d = decodePredictionInstruction(raw);
+      if (d?.name === 'cancelOrder' || d?.name === 'claimPayout') return d.accounts.ownerTokenAccount;
+      break;
+    }
+    case 'send.clawback': {
+      const d = decodeSendInstruction(raw);
+      if (d?.name === 'clawbackToken') return d.accounts.senderTokenAccount;
+      break;
+    }
+    default:
+  }
+  throw new Error(`${product} pays out nothing to a token account of the wallet (or its instruction is not the expected one)`);
+}
+
+/** Index of the mint account the `mint` attack replaces in a product's instruction. */
+function mintIndex(product: ProductKind): number | undefined {
+  switch (product) {
+    case 'trigger.create':
+      return INITIALIZE_ORDER_ACCOUNTS.indexOf('outputMint');
+    case 'recurring.create':
+      return OPEN_DCA_V2_ACCOUNTS.indexOf('outputMint');
+    case 'lend.deposit':
+      return DEPOSIT_ACCOUNTS.indexOf('mint');
+    case 'lend.withdraw':
+      return WITHDRAW_ACCOUNTS.indexOf('mint');
+    case 'prediction.buy':
+      return CREATE_ORDER_ACCOUNTS.indexOf('settlementMint');
+    case 'send':
+      return INITIALIZE_TOKEN_ACCOUNTS.indexOf('mint');
+    default:
+      return undefined;
+  }
+}
+
+/**
+ * Raises the product's amount by `bps` (a sell's contracts doubled), and the deposit that goes with it, so that the
+ * transaction still does what its instruction says.
+ */
+function changeAmount(product: ProductKind, raw: RawInstruction, instructions: TransactionInstruction[], at: number, bps: number): string {
+  const up = (n: bigint): bigint => n + (n * BigInt(bps)) / 10_000n;
+  const ix = instructions[at]!;
+  let was: bigint;
+  let now: bigint;
+  let escrow: string | undefined;
+  switch (product) {
+    case 'trigger.create': {
+      const d = decodeTriggerInstruction(raw);
+      if (d?.name !== 'initializeOrder') throw new Error('no initialize_order instruction');
+      [was, now, escrow] = [d.params.makingAmount, up(d.params.makingAmount), d.accounts.reserve];
+      instructions[at] = withData(ix, initializeOrderData({ ...d.params, makingAmount: now }));
+      break;
+    }
+    case 'recurring.create': {
+      const d = decodeRecurringInstruction(raw);
+      if (d?.name !== 'openDcaV2') throw new Error('no openDcaV2 instruction');
+      [was, now, escrow] = [d.args.inAmount, up(d.args.inAmount), d.accounts.inAta];
+      instructions[at] = withData(ix, openDcaV2Data({ ...d.args, inAmount: now }));
+      break;
+    }
+    case 'lend.deposit':
+    case 'lend.withdraw': {
+      const d = decodeLendInstruction(raw);
+      if (d?.name !== 'deposit' && d?.name !== 'withdraw') throw new Error('no lend deposit or withdraw instruction');
+      [was, now] = [d.amount, up(d.amount)];
+      if (d.name === 'deposit') escrow = d.accounts.vault;
+      const data = Buffer.from(ix.data);
+      data.writeBigUInt64LE(now, 8);
+      instructions[at] = withData(ix, data);
+      break;
+    }
+    case 'prediction.buy':
+    case 'prediction.sell': {
+      const d = decodePredictionInstruction(raw);
+      if (d?.name !== 'createOrder') throw new Error('no create_order instruction');
+      const buy = d.args.isBuy;
+      [was, now] = buy ? [d.args.depositAmount, up(d.args.depositAmount)] : [d.args.contracts, d.args.contracts * 2n];
+      if (buy) escrow = d.accounts.orderAta;
+      instructions[at] = withData(ix, createOrderData(buy ? { ...d.args, depositAmount: now } : { ...d.args, contracts: now }));
+      break;
+    }
+    case 'send': {
+      const d = decodeSendInstruction(raw);
+      if (d?.name !== 'initializeToken') throw new Error('no initialize_token instruction');
+      [was, now, escrow] = [d.amount, up(d.amount), d.accounts.escrow];
+      instructions[at] = withData(ix, initializeTokenData(d.expirySeconds, now));
+      break;
+    }
+    default:
+      throw new Error(`the amount attack does not apply to ${product}`);
+  }
+  if (escrow !== undefined) {
+    const deposit = instructions.findIndex((x) => depositInto(x, escrow));
+    if (deposit < 0) throw new Error(`no deposit into ${escrow} in the transaction`);
+    instructions[deposit] = withTransferAmount(instructions[deposit]!, now);
+  }
+  return `the ${product} amount is ${now} instead of ${was}${escrow !== undefined ? ', and the deposit with it' : ''}`;
+}
+
+/** Whether an instruction is a system transfer or an SPL transferChecked into `escrow`. */
+function depositInto(ix: TransactionInstruction, escrow: string): boolean {
+  if (ix.programId.equals(SystemProgram.programId)) return ix.data.length >= 12 && ix.data.readUInt32LE(0) === 2 && ix.keys[1]?.pubkey.toBase58() === escrow;
+  return isTokenProgram(ix.programId) && ix.data[0] === 12 && ix.keys[2]?.pubkey.toBase58() === escrow;
+}
+
+function withTransferAmount(ix: TransactionInstruction, amount: bigint): TransactionInstruction {
+  const data = Buffer.from(ix.data);
+  data.writeBigUInt64LE(amount, ix.programId.equals(SystemProgram.programId) ? 4 : 1);
+  return withData(ix, data);
+}
+
+function isTokenProgram(p: PublicKey): boolean {
+  return p.toBase58() === 'TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA' || p.toBase58() === 'TokenzQdBNbLqP5VEhdkAS6EPFLC1PHnBqCXEpPxuEb';
+}
+
+function withData(ix: TransactionInstruction, data: Buffer): TransactionInstruction {
+  return new TransactionInstruction({ programId: ix.programId, keys: ix.keys, data });
+}
+
+function withAccount(ix: TransactionInstruction, index: number, key: PublicKey): TransactionInstruction {
+  return new TransactionInstruction({ programId: ix.programId, keys: ix.keys.map((k, i) => (i === index ? { ...k, pubkey: key } : k)), data: ix.data });
+}
+
+/**
+ * Replaces an account everywhere but in associated-token-account instructions (whose address is derived from the
+ * others, so a replaced one would not create anything): the product instruction and the moves beside it.
+ */
+function substitute(instructions: TransactionInstruction[], from: string, to: PublicKey): void {
+  instructions.forEach((ix, i) => {
+    if (ix.programId.equals(ASSOCIATED_TOKEN_PROGRAM_ID)) return;
+    if (!ix.keys.some((k) => k.pubkey.toBase58() === from)) return;
+    instructions[i] = new TransactionInstruction({ programId: ix.programId, keys: ix.keys.map((k) => (k.pubkey.toBase58() === from ? { ...k, pubkey: to } : k)), data: ix.data });
+  });
+}
+
+/** The stranger's associated token account of a mint, opened (empty) beforehand as a thief's account would be. */
+function strangerAccount(venue: Venue, stranger: PublicKey, mint: string, program?: string): PublicKey {
+  const token = venue.token(mint);
+  const tokenProgram = program ?? (token ? tokenProgramId(token) : venue.chain.account(new PublicKey(mint))?.owner.toBase58());
+  if (!tokenProgram) throw new Error(`no token program for ${mint}`);
+  const address = getAssociatedTokenAddressSync(new PublicKey(mint), stranger, true, new PublicKey(tokenProgram));
+  if (!venue.chain.account(address)) venue.chain.createTokenAccount(address, { mint: new PublicKey(mint), owner: stranger, amount: 0n, program: tokenProgram, native: mint === WSOL_MINT });
+  return address;
+}
+
+/**
+ * Registers a copy of the keeper's (or vault's) ticket of the original transaction for the rewritten one: the
+ * instructions it kept and every changed one required, so that the co-signer would still sign what the wallet signs.
+ * Nothing when the original needs no co-signer.
+ */
+function retargetTicket(venue: Venue, original: VersionedTransaction, before: TransactionInstruction[], after: TransactionInstruction[]): void {
+  const ticket = venue.tickets.match(original, venue.clock.now());
+  if (!ticket) return;
+  const beforeHashes = new Set(before.map(instructionHash));
+  const afterHashes = after.map(instructionHash);
+  const kept = ticket.required.filter((h) => afterHashes.includes(h));
+  const added = afterHashes.filter((h) => !beforeHashes.has(h));
+  venue.tickets.add({ ...ticket, id: `${ticket.id}:hostile-product`, required: [...kept, ...added] });
+}
+
+/** One product attack rule: the builds of `product` for `wallet` are rewritten with `attack`. */
+export interface ProductAttackRule {
+  product: ProductKind;
+  wallet: string;
+  attack: ProductAttack;
+  /** Attack at most this many builds (unlimited when omitted). */
+  count?: number;
+}
+
+/** A product attack the venue served (or tried to). */
+export interface ProductAttackRecord {
+  rule: number;
+  product: ProductKind;
+  wallet: string;
+  attack: ProductAttack;
+  /** Whether the rewritten transaction reached the keeper; false with `error` when it could not be built. */
+  served: boolean;
+  error?: string;
+  /** The honest transaction the simulator built, and the attacked one served in its place (base64). */
+  honest?: string;
+  transaction?: string;
+  /** Base64 of the attacked message (what a signature signs). */
+  message?: string;
+  description?: string;
+  strangerAccount?: string;
+  /** Signatures of it that landed (the wallet signed it). */
+  landed: string[];
+}
+
+/** An HTTP answer of the proxy. */
+export interface ProxyAnswer {
+  status: number;
+  headers: Record<string, string>;
+  body: string;
+}
+
+/** The product side of the hostile venue: plans, records and rewrites product builds. */
+export interface ProductProxy {
+  plan(rule: ProductAttackRule): number;
+  clearPlan(): void;
+  attacks(): ProductAttackRecord[];
+  /** Answers a product build request (attacked or forwarded), or undefined when it is not one. */
+  build(method: string, pathAndQuery: string, path: string, text: string, forward: (body: string) => Promise<ProxyAnswer>): Promise<ProxyAnswer | undefined>;
+  /** The attack whose served message is `message` (base64), if any. */
+  attackedMessage(message: string): ProductAttackRecord | undefined;
+}
+
+/** A product proxy over a venue, paying its thefts to `stranger`. */
+export function createProductProxy(venue: () => Venue, stranger: Keypair): ProductProxy {
+  const rules: Array<ProductAttackRule & { index: number; used: number }> = [];
+  const records: ProductAttackRecord[] = [];
+  const byMessage = new Map<string, ProductAttackRecord>();
+  return {
+    plan: (rule) => {
+      const index = rules.length;
+      rules.push({ ...rule, index, used: 0 });
+      return index;
+    },
+    clearPlan: () => {
+      rules.length = 0;
+    },
+    attacks: () => [...records],
+    attackedMessage: (message) => byMessage.get(message),
+    build: async (method, _pathAndQuery, path, text, forward) => {
+      let body: Record<string, unknown>;
+      try {
+        body = JSON.parse(text || '{}') as Record<string, unknown>;
+      } catch {
+        return undefined;
+      }
+      const request = productRequest(method, path, body);
+      if (!request) return undefined;
+      const rule = rules.find((r) => r.product === request.product && r.wallet === request.wallet && (r.count === undefined || r.used < r.count));
+      const answer = await forward(text);
+      if (!rule) return answer;
+      rule.used += 1;
+      const record: ProductAttackRecord = { rule: rule.index, product: request.product, wallet: request.wallet, attack: rule.attack, served: false, landed: [] };
+      records.push(record);
+      try {
+        if (answer.status !== 200) throw new Error(`the simulator answered ${answer.status}: ${answer.body.slice(0, 200)}`);
+        const built = JSON.parse(answer.body) as Record<string, unknown>;
+        const field = transactionField(request.product);
+        const honest = built[field];
+        if (typeof honest !== 'string' || honest === '') throw new Error(`the simulator built no transaction: ${answer.body.slice(0, 200)}`);
+        const rewrite = rewriteProductTransaction(VersionedTransaction.deserialize(Buffer.from(honest, 'base64')), request.product, rule.attack, { venue: venue(), wallet: new PublicKey(request.wallet), stranger });
+        const served = Buffer.from(rewrite.tx.serialize()).toString('base64');
+        const message = Buffer.from(rewrite.tx.message.serialize()).toString('base64');
+        Object.assign(record, { served: true, honest, transaction: served, message, description: rewrite.description, strangerAccount: rewrite.strangerAccount });
+        byMessage.set(message, record);
+        return { ...answer, body: JSON.stringify({ ...built, [field]: served }) };
+      } catch (err) {
+        record.error = err instanceof Error ? err.message : String(err);
+        return answer;
+      }
+    },
+  };
+}

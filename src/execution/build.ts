@@ -8,6 +8,7 @@ import { AlreadyClaimedError, ClaimNotRequiredError } from '../jupiter/predictio
 import type { Intent } from '../sdk/intents.js';
 import type { SolanaRpc } from '../solana/rpc.js';
 import type { HotWallet } from '../solana/wallet.js';
+import { buildMetisSwap, describeAttempts } from './metisSwap.js';
 import { inviteCodeFor } from './sendInvite.js';
 import type { BuiltTransaction } from './types.js';
 
@@ -25,6 +26,8 @@ export interface BuildDeps {
   maxSlippageBps: number;
   /** USD price of a mint from the latest feed (recurring orders need it for the service's minimums). */
   usdPrice(mint: string): { usd: number; decimals: number } | undefined;
+  /** maxAccounts a Metis quote is asked with, in turn, while its transaction does not fit (default MAX_ACCOUNTS_STEPS). */
+  maxAccountsSteps?: readonly number[] | undefined;
   signal?: AbortSignal;
 }
 
@@ -83,13 +86,17 @@ export async function buildTransaction(intent: Intent, deps: BuildDeps): Promise
           quote: { inputMint: order.inputMint, inAmount: order.inAmount, outputMint: order.outputMint, outAmount: order.outAmount, minOutAmount: order.otherAmountThreshold, slippageBps: order.slippageBps, feeBps: order.feeBps },
         };
       }
-      const { quote, raw } = await deps.jup.swap.getQuote({ inputMint: intent.inputMint, outputMint: intent.outputMint, amount: intent.amount, slippageBps: intent.slippageBps ?? Math.min(50, deps.maxSlippageBps) }, o);
-      const built = await deps.jup.swap.buildSwap({ userPublicKey: owner, quoteResponse: raw, dynamicComputeUnitLimit: true }, o);
+      const swapMode = intent.swapMode ?? 'ExactIn';
+      const metis = await buildMetisSwap(deps.jup, { inputMint: intent.inputMint, outputMint: intent.outputMint, amount: intent.amount, swapMode, slippageBps: intent.slippageBps ?? Math.min(50, deps.maxSlippageBps), userPublicKey: owner, maxAccountsSteps: deps.maxAccountsSteps }, o);
+      if (!metis.ok) throw new BuildRefusal('failed', 'SWAP_TX_TOO_LARGE', describeAttempts(metis.attempts));
+      const { quote, swap: built } = metis;
+      // ExactIn's threshold is the least output, ExactOut's the most input: recorded, never the guard's bound.
+      const threshold = swapMode === 'ExactOut' ? { maxInAmount: quote.otherAmountThreshold } : { minOutAmount: quote.otherAmountThreshold };
       return {
         tx: decode(built.swapTransaction),
         route: { via: 'rpc' },
         lastValidBlockHeight: BigInt(built.lastValidBlockHeight),
-        quote: { inputMint: quote.inputMint, inAmount: quote.inAmount, outputMint: quote.outputMint, outAmount: quote.outAmount, minOutAmount: quote.otherAmountThreshold, slippageBps: quote.slippageBps },
+        quote: { inputMint: quote.inputMint, inAmount: quote.inAmount, outputMint: quote.outputMint, outAmount: quote.outAmount, swapMode, ...threshold, slippageBps: quote.slippageBps, maxAccounts: metis.maxAccounts, bytes: metis.bytes, requotes: metis.attempts.length },
       };
     }
     case 'trigger.create': {

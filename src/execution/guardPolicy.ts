@@ -132,6 +132,8 @@ function swapTerms(intent: Extract<Intent, { kind: 'swap' }>, ctx: PolicyContext
   return {
     inputMint: intent.inputMint,
     outputMint: intent.outputMint,
+    // ExactOut: the amount is the output; the guard bounds the input by the feed's worth of it (swapSpend).
+    swapMode: intent.swapMode ?? 'ExactIn',
     amount: intent.amount,
     inputUsd: input.usd,
     outputUsd: output.usd,

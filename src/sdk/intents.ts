@@ -18,17 +18,28 @@ const common = {
   reason: z.string().max(200).optional(),
 };
 
-/** Swap `amount` of the input for the output: Ultra order+execute, or a Metis quote+swap sent through RPC. */
+/**
+ * Swap `amount` of the input for the output: Ultra order+execute, or a Metis quote+swap sent through RPC. With
+ * `swapMode: 'ExactOut'` (Metis only), `amount` is the output received exactly, in output base units, and the input
+ * paid is bounded by what that output is worth at the price feed plus the slippage.
+ */
 export const swapIntent = z.object({
   kind: z.literal('swap'),
   via: z.enum(['ultra', 'metis']).default('ultra'),
   inputMint: address,
   outputMint: address,
   amount,
+  /** ExactIn (when omitted): `amount` is the input spent. ExactOut: `amount` is the output received. */
+  swapMode: z.enum(['ExactIn', 'ExactOut']).optional(),
   /** Maximum slippage; Ultra picks its own when omitted. */
   slippageBps: bps.optional(),
   ...common,
-}).refine((i) => i.inputMint !== i.outputMint, { message: 'inputMint and outputMint must differ', path: ['outputMint'] });
+})
+  .refine((i) => i.inputMint !== i.outputMint, { message: 'inputMint and outputMint must differ', path: ['outputMint'] })
+  .refine((i) => !(i.swapMode === 'ExactOut' && i.via === 'ultra'), {
+    message: "an ExactOut swap needs via: 'metis' (Ultra's /order takes an input amount only)",
+    path: ['swapMode'],
+  });
 
 /** Place a limit order: sell makingAmount of the input for at least takingAmount of the output. */
 export const triggerCreateIntent = z.object({
@@ -152,7 +163,8 @@ export const INTENT_KINDS: readonly IntentKind[] = [
 export function intentSubject(intent: Intent): string {
   switch (intent.kind) {
     case 'swap':
-      return `${intent.inputMint}>${intent.outputMint}`;
+      // An ExactOut swap of a pair is another intent than the ExactIn one in the same window.
+      return `${intent.inputMint}>${intent.outputMint}${intent.swapMode === 'ExactOut' ? ':out' : ''}`;
     case 'trigger.create':
     case 'recurring.create':
       return `${intent.inputMint}>${intent.outputMint}`;

@@ -4,7 +4,7 @@ import { computeWalletChanges, findAuthorityChanges, readTokenAccount, type Acco
 import { decodeMessage, lookupTablesFrom, type DecodedMessage } from './guardDecode.js';
 import { checkFlows, type TracedEvent } from './guardFlows.js';
 import { flowEventsOf, fromRpcInstruction } from './guardInstructions.js';
-import { checkBalances, checkStatic, checkSwapInflow, describeAccountChange } from './guardRules.js';
+import { checkBalances, checkStatic, checkSwapInflow, describeAccountChange, swapSpend } from './guardRules.js';
 import { dangerousExtensions } from './guardToken2022.js';
 import type { GuardPolicy, GuardReport, GuardViolation, ProductCheck } from './guardTypes.js';
 import { PROGRAM_IDS, TIP_ACCOUNTS } from './programs.js';
@@ -130,9 +130,11 @@ export async function guardTransaction(tx: VersionedTransaction, policy: GuardPo
     for (const e of flowEventsOf({ form: 'raw', ...ix })) events.push({ ...e, top });
     for (const cpi of inner.get(i) ?? []) for (const e of flowEventsOf(fromRpcInstruction(cpi))) events.push({ ...e, top });
   });
+  // An ExactOut swap's input is bounded by the feed's worth of its exact output, not by the intent's amount.
+  const spend = swapSpend(policy.spend, policy.swap, pre);
   const flows = checkFlows(events, pre, post, {
     wallet,
-    spend: policy.spend,
+    spend,
     tipAccounts: TIP_ACCOUNTS,
     counterparties: policy.coSigners,
     swapPrograms: SWAP_PROGRAMS,
@@ -151,7 +153,7 @@ export async function guardTransaction(tx: VersionedTransaction, policy: GuardPo
     if (!violations.some((x) => x.rule === v.rule && x.message.includes(change.account))) violations.push(v);
   }
   const changes = computeWalletChanges(pre, post, wallet);
-  checkBalances(changes, decoded, flows, policy, violations);
+  checkBalances(changes, decoded, flows, { ...policy, spend }, violations);
   if (policy.swap) checkSwapInflow(changes, decoded, flows, policy.swap, pre, violations);
   await checkExtensions(rpc, pre, post, wallet, swapMints, policy, violations);
   return report({ ...base, changes, tipsLamports, simulated: true, slot: sim.context.slot, unitsConsumed: value.unitsConsumed });

@@ -1,9 +1,9 @@
 import { solSpent, type AccountStates, type AuthorityChange, type WalletChanges } from './guardChanges.js';
 import type { DecodedMessage } from './guardDecode.js';
-import { SOL_ASSET, type FlowSummary } from './guardFlows.js';
+import { SOL_ASSET, type FlowSummary, type SpendRule } from './guardFlows.js';
 import type { GuardPolicy, GuardViolation } from './guardTypes.js';
 import { mintDecimals } from './guardToken2022.js';
-import { minimumSwapOutput, type SwapTerms } from './swapValue.js';
+import { maximumSwapInput, minimumSwapOutput, type SwapTerms } from './swapValue.js';
 
 // The guard's rules that read only what the simulation and the static decode found (no I/O). guard.ts runs them.
 
@@ -48,7 +48,10 @@ export function checkBalances(changes: WalletChanges, decoded: DecodedMessage, f
   }
 }
 
-/** A swap's inflow: in the intent's output mint, and at least what the amount is worth at the feed's prices less the bounds. */
+/**
+ * A swap's inflow: in the intent's output mint, and at least what the amount is worth at the feed's prices less the
+ * bounds (ExactIn), or at least the exact amount asked (ExactOut).
+ */
 export function checkSwapInflow(changes: WalletChanges, decoded: DecodedMessage, flows: FlowSummary, terms: SwapTerms, pre: AccountStates, violations: GuardViolation[]): void {
   const least = minimumSwapOutput(terms, { input: mintDecimals(pre.get(terms.inputMint)), output: mintDecimals(pre.get(terms.outputMint)) });
   // SOL output: the net SOL gain is after the fees the transaction pays, which the fee checks bound on their own.
@@ -57,6 +60,10 @@ export function checkSwapInflow(changes: WalletChanges, decoded: DecodedMessage,
   const other = changes.tokens.filter((t) => t.delta > 0n && t.mint !== terms.outputMint && t.mint !== terms.inputMint && t.mint !== SOL_ASSET);
   if (gained <= 0n && other.length > 0) {
     violations.push({ rule: 'output-mint', message: `the wallet would receive ${other.map((t) => `${t.delta} of ${t.mint}`).join(', ')} instead of ${terms.outputMint}` });
+    return;
+  }
+  if (terms.swapMode === 'ExactOut') {
+    violations.push({ rule: 'inflow-short', message: `the wallet would gain ${gained} base units of ${terms.outputMint}; the ExactOut intent asks for exactly ${terms.amount}` });
     return;
   }
   violations.push({ rule: 'inflow-short', message: `the wallet would gain ${gained} base units of ${terms.outputMint}; the intent's ${terms.amount} of ${terms.inputMint} is worth at least ${least} at the feed's prices less ${terms.slippageBps} bps slippage and ${terms.feeBps} bps fees` });
@@ -69,4 +76,13 @@ export function describeAccountChange(c: AuthorityChange): GuardViolation {
   }
   const what = { owner: 'owner', delegate: 'delegate', 'close-authority': 'close authority', state: 'state' }[c.kind];
   return { rule: 'token-account', message: `the ${what} of token account ${c.account} (mint ${c.mint}) would change from ${c.from ?? 'none'} to ${c.to ?? 'none'}` };
+}
+
+/**
+ * What a swap may pay its counterparty: an ExactIn swap the intent's amount; an ExactOut swap (whose amount is the
+ * output) what that output is worth at the feed's prices plus the slippage bound and the fee, in the input mint.
+ */
+export function swapSpend(spend: SpendRule, terms: SwapTerms | undefined, pre: AccountStates): SpendRule {
+  if (!terms || terms.swapMode !== 'ExactOut' || spend.kind !== 'counterparty' || spend.mint !== terms.inputMint) return spend;
+  return { ...spend, max: maximumSwapInput(terms, { input: mintDecimals(pre.get(terms.inputMint)), output: mintDecimals(pre.get(terms.outputMint)) }) };
 }

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Connection, PublicKey, VersionedTransaction, type Keypair } from '@solana/web3.js';
 import { createJupiterClient, type JupiterClient } from '../../src/jupiter/client.js';
-import { RouteError } from '../../src/jupiter/swap/routeError.js';
+import { wireBytes } from '../../src/sim/products/swapTx.js';
 import type { RunningSimulator } from '../../src/sim/server.js';
 import { balances, fundedWallet, ledger, signBase64, startTestSim, JUP, SOL, USDC } from '../helpers/sim.js';
 
@@ -59,15 +59,21 @@ describe('Metis swaps on the simulator: ExactOut and the 1,232-byte limit', () =
   });
 
   describe('when the route would not fit in 1,232 bytes', () => {
-    it('refuses /swap with MAX_ACCOUNT_GREATER_THAN_MAX, and a quote with a lower maxAccounts builds and lands', async () => {
+    it('builds it over 1,232 bytes (the node refuses those bytes), and a quote with a lower maxAccounts builds and lands', async () => {
       const wallet = await fundedWallet(sim, WHALE_SOL + 1_000_000_000n);
       const wide = await jup.swap.getQuote({ inputMint: SOL, outputMint: USDC, amount: WHALE_SOL, slippageBps: 100 });
       expect(wide.quote.routePlan.length).toBe(4);
       expect(wide.quote.routePlan.reduce((s, r) => s + r.percent!, 0)).toBe(100);
-      const err = await jup.swap.buildSwap({ userPublicKey: wallet.publicKey.toBase58(), quoteResponse: wide.raw }).catch((e: unknown) => e);
-      expect(err).toBeInstanceOf(RouteError);
-      expect((err as RouteError).routeErrorCode).toBe('MAX_ACCOUNT_GREATER_THAN_MAX');
-      expect((err as RouteError).status).toBe(400);
+      const oversized = await jup.swap.buildSwap({ userPublicKey: wallet.publicKey.toBase58(), quoteResponse: wide.raw });
+      const bytes = Buffer.from(oversized.swapTransaction, 'base64');
+      expect(bytes.length).toBeGreaterThan(1232);
+      // The bytes are a transaction (every pool of the route named), which no node takes.
+      const decoded = VersionedTransaction.deserialize(bytes);
+      for (const step of wide.quote.routePlan) expect(decoded.message.staticAccountKeys.map((k) => k.toBase58())).toContain(step.swapInfo.ammKey);
+      const sent = await fetch(sim.rpcUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'sendTransaction', params: [oversized.swapTransaction, { encoding: 'base64' }] }) });
+      const refusal = (await sent.json()) as { error?: { code: number; message: string } };
+      expect(refusal.error?.code).toBe(-32602);
+      expect(refusal.error?.message).toContain('too large');
 
       const narrow = await jup.swap.getQuote({ inputMint: SOL, outputMint: USDC, amount: WHALE_SOL, slippageBps: 100, maxAccounts: 42 });
       expect(narrow.quote.routePlan.length).toBeLessThan(4);
@@ -87,6 +93,14 @@ describe('Metis swaps on the simulator: ExactOut and the 1,232-byte limit', () =
       expect(result.status).toBe('Success');
       expect((await balances(sim, wallet)).tokens[USDC]).toBe(order.outAmount);
     });
+  });
+
+  it('writes the same bytes as web3.js for a transaction that fits', async () => {
+    const { raw } = await jup.swap.getQuote({ inputMint: USDC, outputMint: JUP, amount: 1_000_000n });
+    const wallet = await fundedWallet(sim, 1_000_000_000n, [[USDC, 1_000_000n]]);
+    const built = await jup.swap.buildSwap({ userPublicKey: wallet.publicKey.toBase58(), quoteResponse: raw });
+    const tx = VersionedTransaction.deserialize(Buffer.from(built.swapTransaction, 'base64'));
+    expect(wireBytes(tx).equals(Buffer.from(tx.serialize()))).toBe(true);
   });
 
   it('names every pool of the route in the transaction', async () => {

@@ -5,7 +5,7 @@ import type { SimToken } from '../catalog.js';
 import { MAX_ROUTE_ACCOUNTS, NoRouteError, ROUTE_ACCOUNTS_PER_LEG, type RouteConstraints, type RouteQuote } from '../market/quote.js';
 import type { Venue } from '../venue.js';
 import { addressParam, amountParam, boolParam, intParam, ratioString, requestId, type Reply } from './common.js';
-import { DEFAULT_MICRO_LAMPORTS, installAggregator, MAX_TRANSACTION_BYTES, orderedInstructions, SWAP_COMPUTE_UNITS, swapInstructionSet, swapTicket, transactionSize, type SwapInstructionSet } from './swapTx.js';
+import { DEFAULT_MICRO_LAMPORTS, installAggregator, MAX_TRANSACTION_BYTES, orderedInstructions, SWAP_COMPUTE_UNITS, swapInstructionSet, swapTicket, transactionSize, wireBytes, type SwapInstructionSet } from './swapTx.js';
 
 /** How long a built /swap transaction's ticket is honoured (sim ms); the blockhash expires sooner. */
 const SWAP_TICKET_TTL_MS = 120_000;
@@ -107,17 +107,15 @@ export class SwapDesk {
     const { set, plan } = built;
     const { instructions, payOutIndex } = orderedInstructions(set);
     const { tx, lastValidBlockHeight } = this.venue.chain.buildTransaction(plan.user, instructions);
-    const size = transactionSize(tx);
-    if (size > MAX_TRANSACTION_BYTES) {
-      // Metis' composing error for a route whose accounts do not fit (DOCS swap/v1/common-errors.mdx): the remedy
-      // is a quote with a lower maxAccounts (DOCS swap/v1/requote-with-lower-max-accounts.mdx).
-      return routeError('MAX_ACCOUNT_GREATER_THAN_MAX', `Transaction too large: ${size} bytes (max ${MAX_TRANSACTION_BYTES}); quote again with a lower maxAccounts`);
-    }
-    this.venue.tickets.add(swapTicket(set, { ...this.ticketBase(plan), preSettle: () => this.slippageCheck(plan, payOutIndex) }));
+    // A route whose accounts do not fit is built all the same, as the service does: the caller serializes, finds it
+    // over 1,232 bytes and quotes again with a lower maxAccounts (DOCS swap/v1/requote-with-lower-max-accounts.mdx);
+    // a node refuses the oversized bytes.
+    const oversized = transactionSize(tx) > MAX_TRANSACTION_BYTES;
+    if (!oversized) this.venue.tickets.add(swapTicket(set, { ...this.ticketBase(plan), preSettle: () => this.slippageCheck(plan, payOutIndex) }));
     return {
       status: 200,
       body: {
-        swapTransaction: Buffer.from(tx.serialize()).toString('base64'),
+        swapTransaction: (oversized ? wireBytes(tx) : Buffer.from(tx.serialize())).toString('base64'),
         lastValidBlockHeight: Number(lastValidBlockHeight),
         prioritizationFeeLamports: Number(set.priorityFeeLamports),
         computeUnitLimit: SWAP_COMPUTE_UNITS,

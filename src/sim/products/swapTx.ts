@@ -204,3 +204,52 @@ function transfer(venue: Venue, token: SimToken, from: PublicKey, to: PublicKey,
   const mint = new PublicKey(token.mint);
   return createTransferCheckedInstruction(venue.ata(from, token), mint, venue.ata(to, token), from, amount, token.decimals, [], program);
 }
+
+/**
+ * The wire bytes of a v0 transaction of any size, unsigned slots zero-filled. web3.js stops at 1,232 bytes, but a
+ * venue builds what the route needs and the caller finds out (Jupiter's docs: serialize, check the size, quote
+ * again with a lower maxAccounts); a node then refuses the bytes as too large.
+ */
+export function wireBytes(tx: VersionedTransaction): Buffer {
+  const m = tx.message as MessageV0;
+  const out: number[] = [];
+  const shortVec = (n: number): void => {
+    let rest = n;
+    for (;;) {
+      const low = rest & 0x7f;
+      rest >>= 7;
+      if (rest === 0) {
+        out.push(low);
+        return;
+      }
+      out.push(low | 0x80);
+    }
+  };
+  const bytes = (b: Uint8Array | readonly number[]): void => {
+    for (const x of b) out.push(x);
+  };
+  const h = m.header;
+  shortVec(h.numRequiredSignatures);
+  for (let i = 0; i < h.numRequiredSignatures; i += 1) bytes(tx.signatures[i] ?? new Uint8Array(64));
+  out.push(0x80, h.numRequiredSignatures, h.numReadonlySignedAccounts, h.numReadonlyUnsignedAccounts);
+  shortVec(m.staticAccountKeys.length);
+  for (const k of m.staticAccountKeys) bytes(k.toBytes());
+  bytes(bs58.decode(m.recentBlockhash));
+  shortVec(m.compiledInstructions.length);
+  for (const ix of m.compiledInstructions) {
+    out.push(ix.programIdIndex);
+    shortVec(ix.accountKeyIndexes.length);
+    bytes(ix.accountKeyIndexes);
+    shortVec(ix.data.length);
+    bytes(ix.data);
+  }
+  shortVec(m.addressTableLookups.length);
+  for (const l of m.addressTableLookups) {
+    bytes(l.accountKey.toBytes());
+    shortVec(l.writableIndexes.length);
+    bytes(l.writableIndexes);
+    shortVec(l.readonlyIndexes.length);
+    bytes(l.readonlyIndexes);
+  }
+  return Buffer.from(out);
+}

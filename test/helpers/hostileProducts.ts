@@ -433,6 +433,7 @@ export interface ProductAttackRule {
 
 /** A product attack the venue served (or tried to). */
 export interface ProductAttackRecord {
+  /** The index planProduct returned for the rule that served it (unique for the venue's life). */
   rule: number;
   product: ProductKind;
   wallet: string;
@@ -474,9 +475,11 @@ export function createProductProxy(venue: () => Venue, stranger: Keypair): Produ
   const rules: Array<ProductAttackRule & { index: number; used: number }> = [];
   const records: ProductAttackRecord[] = [];
   const byMessage = new Map<string, ProductAttackRecord>();
+  // Indexes stay unique across clearPlan, so that a record names the one rule that served it.
+  let next = 0;
   return {
     plan: (rule) => {
-      const index = rules.length;
+      const index = next++;
       rules.push({ ...rule, index, used: 0 });
       return index;
     },

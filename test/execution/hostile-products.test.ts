@@ -1,0 +1,309 @@
+// Acceptance (issue 10, item 2): for each product, the keeper's executor behind a hostile venue. The venue serves a
+// hostile variant of the product's transaction (escrow at a stranger's address, wrong amount, wrong mint, wrong side
+// or market or price bound, a refund, payout or shares paid to a stranger); each is shown to be real (decoded with
+// the program's layouts, it carries other terms than the intent's; simulated, it pays the stranger), and the
+// executor refuses it with the product rule's name: the intent ends rejected with no signature in its ledger record,
+// none from the wallet at the venue, and neither the wallet's nor the stranger's balances move. Then the venue is
+// honest again and the same intent lands.
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Redis } from 'ioredis';
+import { PublicKey, VersionedTransaction } from '@solana/web3.js';
+import { createJupiterClient } from '../../src/jupiter/client.js';
+import { rawInstruction, type RawInstruction } from '../../src/jupiter/programs/instruction.js';
+import { decodeLendInstruction } from '../../src/jupiter/programs/lend.js';
+import { decodePredictionInstruction } from '../../src/jupiter/programs/prediction.js';
+import { decodeRecurringInstruction } from '../../src/jupiter/programs/recurring.js';
+import { decodeSendInstruction } from '../../src/jupiter/programs/send.js';
+import { decodeTriggerInstruction } from '../../src/jupiter/programs/trigger.js';
+import type { Market } from '../../src/jupiter/prediction/market.js';
+import { KNOWN_MINTS } from '../../src/lib/mints.js';
+import type { RunningSimulator } from '../../src/sim/server.js';
+import type { Intent } from '../../src/sdk/intents.js';
+import { readTokenAccount } from '../../src/solana/guardChanges.js';
+import { SolanaRpc } from '../../src/solana/rpc.js';
+import { PRODUCT_PRIMARY_RULE, PRODUCT_PROGRAM, startHostileVenue, type HostileVenue, type ProductAttack, type ProductAttackRecord, type ProductKind } from '../helpers/hostileVenue.js';
+import { executorFor, marketOf, type ExecutorWorld, type WalletExecutor } from '../helpers/executorKit.js';
+import { balances, BONK, control, JUP, SOL, startTestSim, USDC } from '../helpers/sim.js';
+
+const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+const JUPUSD = KNOWN_MINTS.find((m) => m.symbol === 'JupUSD')!.mint;
+
+describe('each product behind a hostile venue', { timeout: 300_000 }, () => {
+  let sim: RunningSimulator;
+  let hostile: HostileVenue;
+  let redis: Redis;
+  let world: ExecutorWorld;
+
+  beforeAll(async () => {
+    sim = await startTestSim();
+    hostile = await startHostileVenue(sim);
+    redis = new Redis(REDIS_URL, { maxRetriesPerRequest: 3 });
+    const coSigners = (await control<{ coSigners: string[] }>(sim, '/venue', undefined, 'GET')).coSigners;
+    // The keeper's venue and RPC are the hostile proxy; funding and the control API go to the simulator itself.
+    world = {
+      sim,
+      redis,
+      jup: createJupiterClient({ baseUrl: hostile.url, tier: 'off', retry: { retries: 0, baseDelayMs: 1, maxDelayMs: 1 } }),
+      rpc: new SolanaRpc(`${hostile.url}/rpc`),
+      coSigners,
+      prefix: `hostile-products-${randomUUID().slice(0, 8)}`,
+    };
+  });
+  afterAll(async () => {
+    if (redis) {
+      const keys = await redis.keys(`${world.prefix}:*`);
+      if (keys.length > 0) await redis.del(...keys);
+      redis.disconnect();
+    }
+    await hostile?.close();
+    await sim?.close();
+  });
+
+  const setup = async (tokens: Array<[string, bigint]>): Promise<WalletExecutor> => executorFor(world, { lamports: 2_000_000_000n, tokens, market: await marketOf(world, [SOL, USDC]) });
+
+  /** The lamports and every non-zero token balance of the wallet and of the stranger (whose empty accounts the venue opens to steal into). */
+  const holdings = async (s: WalletExecutor) => {
+    const of = async (address: string) => {
+      const b = await balances(sim, address);
+      return { lamports: b.lamports, tokens: Object.fromEntries(Object.entries(b.tokens).filter(([, amount]) => amount !== 0n)) };
+    };
+    return { wallet: await of(s.wallet.address), stranger: await of(hostile.stranger.publicKey.toBase58()) };
+  };
+
+  /** The one instruction of the product's program in a served transaction. */
+  const productIx = (tx: VersionedTransaction, product: ProductKind): RawInstruction => {
+    const program = PRODUCT_PROGRAM[product];
+    const keys = tx.message.staticAccountKeys;
+    const found = tx.message.compiledInstructions.filter((ix) => keys[ix.programIdIndex]?.toBase58() === program);
+    expect(found).toHaveLength(1);
+    const ix = found[0]!;
+    return rawInstruction({ programId: new PublicKey(program), keys: ix.accountKeyIndexes.map((i) => ({ pubkey: keys[i]!, isSigner: false, isWritable: false })), data: Buffer.from(ix.data) });
+  };
+
+  /** Simulates a served transaction on the simulator (no signatures needed); returns what `account` gains, base units. */
+  async function simulatedGain(tx: VersionedTransaction, account: string): Promise<bigint> {
+    const res = await fetch(sim.rpcUrl, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'simulateTransaction', params: [Buffer.from(tx.serialize()).toString('base64'), { encoding: 'base64', sigVerify: false, accounts: { encoding: 'base64', addresses: [account] } }] }),
+    });
+    const json = (await res.json()) as { result: { value: { err: unknown; logs: string[]; accounts: Array<{ lamports: number; owner: string; data: [string, string] } | null> } } };
+    const v = json.result.value;
+    expect(v.err, `the hostile variant fails in simulation: ${v.logs.join('\n')}`).toBeNull();
+    const after = v.accounts[0];
+    const post = after ? readTokenAccount({ lamports: BigInt(after.lamports), owner: after.owner, data: Buffer.from(after.data[0], 'base64'), executable: false })?.amount ?? 0n : 0n;
+    const pre = sim.ctx.state.venue.chain.tokenAccount(new PublicKey(account))?.amount ?? 0n;
+    return post - pre;
+  }
+
+  /**
+   * Serves `attack` on the next build of `product` for the wallet and runs the intent: it must be real (`prove` on
+   * the served transaction), refused with the attack's product rule, and leave nothing signed and nothing moved.
+   */
+  async function refused(s: WalletExecutor, product: ProductKind, intent: Intent, attack: ProductAttack, prove: (served: VersionedTransaction, record: ProductAttackRecord) => Promise<void> | void): Promise<void> {
+    const rule = PRODUCT_PRIMARY_RULE[attack.kind];
+    const index = hostile.planProduct({ product, wallet: s.wallet.address, attack, count: 1 });
+    const before = await holdings(s);
+    const signedBefore = hostile.signatures({ signer: s.wallet.address }).length;
+    const { result, rec } = await s.run(intent);
+    const record = hostile.productAttacks().find((r) => r.rule === index);
+    expect(record, `the ${attack.kind} variant of ${product} was served`).toMatchObject({ served: true, product, landed: [] });
+    const served = VersionedTransaction.deserialize(Buffer.from(record!.transaction!, 'base64'));
+    await prove(served, record!);
+    expect(result).toEqual({ state: 'rejected' });
+    expect(rec.error?.code).toBe('GUARD_REFUSED');
+    expect(rec.error?.message).toContain(`${rule}: `);
+    expect(rec.signature).toBeNull();
+    expect(rec.signatures ?? []).toEqual([]);
+    expect(hostile.signatures({ signer: s.wallet.address })).toHaveLength(signedBefore);
+    expect(await holdings(s)).toEqual(before);
+    hostile.clearProductPlan();
+  }
+
+  /** Runs an intent through an honest venue: it must land with no guard violation. */
+  async function lands(s: WalletExecutor, intent: Intent) {
+    const run = await s.run(intent);
+    expect(s.reports.at(-1)?.violations).toEqual([]);
+    expect(run.result).toEqual({ state: 'landed' });
+    return run;
+  }
+
+  /** That the stranger gains exactly `amount` of `account` if the served transaction runs. */
+  const paysStranger = (amount: bigint) => async (tx: VersionedTransaction, r: ProductAttackRecord) => {
+    expect(r.strangerAccount).toBeDefined();
+    expect(sim.ctx.state.venue.chain.tokenAccount(new PublicKey(r.strangerAccount!))?.owner).toBe(hostile.stranger.publicKey.toBase58());
+    expect(await simulatedGain(tx, r.strangerAccount!)).toBe(amount);
+  };
+
+  it('limit orders: an escrow, amount, price or mint not the intent\'s, and a cancel refunded to a stranger, are refused; the honest ones land', async () => {
+    const s = await setup([[USDC, 100_000_000n]]);
+    // A limit far above the market: the keeper never fills it.
+    const intent: Extract<Intent, { kind: 'trigger.create' }> = { kind: 'trigger.create', inputMint: USDC, outputMint: SOL, makingAmount: 20_000_000n, takingAmount: 2_000_000_000n };
+    const terms = (tx: VersionedTransaction) => {
+      const d = decodeTriggerInstruction(productIx(tx, 'trigger.create'));
+      if (d?.name !== 'initializeOrder') throw new Error('no initialize_order');
+      return d;
+    };
+    await refused(s, 'trigger.create', intent, { kind: 'escrow-stranger' }, paysStranger(20_000_000n));
+    await refused(s, 'trigger.create', intent, { kind: 'amount' }, async (tx) => {
+      expect(terms(tx).params.makingAmount).toBe(22_000_000n);
+      expect(await simulatedGain(tx, terms(tx).accounts.reserve)).toBe(22_000_000n);
+    });
+    await refused(s, 'trigger.create', intent, { kind: 'taking-amount' }, (tx) => expect(terms(tx).params.takingAmount).toBe(1_000_000_000n));
+    await refused(s, 'trigger.create', intent, { kind: 'mint', mint: BONK }, (tx) => expect(terms(tx).accounts.outputMint).toBe(BONK));
+    const placed = await lands(s, intent);
+
+    const cancel: Intent = { kind: 'trigger.cancel', order: String(placed.rec.quote?.order) };
+    await refused(s, 'trigger.cancel', cancel, { kind: 'payout-stranger' }, paysStranger(20_000_000n));
+    await lands(s, cancel);
+    expect((await balances(sim, s.wallet.address)).tokens[USDC]).toBe(100_000_000n);
+  });
+
+  it('recurring orders: an escrow, amount or mint not the intent\'s, and a cancel refunded to a stranger, are refused; the honest ones land', async () => {
+    const s = await setup([[USDC, 500_000_000n]]);
+    const intent: Intent = { kind: 'recurring.create', inputMint: USDC, outputMint: SOL, inAmount: 200_000_000n, numberOfOrders: 2, intervalSeconds: 86_400 };
+    const terms = (tx: VersionedTransaction) => {
+      const d = decodeRecurringInstruction(productIx(tx, 'recurring.create'));
+      if (d?.name !== 'openDcaV2') throw new Error('no openDcaV2');
+      return d;
+    };
+    await refused(s, 'recurring.create', intent, { kind: 'escrow-stranger' }, paysStranger(200_000_000n));
+    await refused(s, 'recurring.create', intent, { kind: 'amount' }, async (tx) => {
+      expect(terms(tx).args.inAmount).toBe(220_000_000n);
+      expect(await simulatedGain(tx, terms(tx).accounts.inAta)).toBe(220_000_000n);
+    });
+    await refused(s, 'recurring.create', intent, { kind: 'mint', mint: JUP }, (tx) => expect(terms(tx).accounts.outputMint).toBe(JUP));
+    await lands(s, intent);
+
+    const [order] = (await world.jup.recurring.getOrders({ user: s.wallet.address, orderStatus: 'active', recurringType: 'time' })).orders;
+    const cancel: Intent = { kind: 'recurring.cancel', order: order!.orderKey };
+    await refused(s, 'recurring.cancel', cancel, { kind: 'payout-stranger' }, async (tx, r) => {
+      // The stranger would get what the order still holds (the slices not bought yet; the keeper may have bought one).
+      expect(sim.ctx.state.venue.chain.tokenAccount(new PublicKey(r.strangerAccount!))?.owner).toBe(hostile.stranger.publicKey.toBase58());
+      const gain = await simulatedGain(tx, r.strangerAccount!);
+      expect(gain).toBeGreaterThan(0n);
+      expect(gain).toBeLessThanOrEqual(sim.ctx.state.venue.chain.tokenAccount(new PublicKey(escrowOf(tx)))?.amount ?? 0n);
+    });
+    await lands(s, cancel);
+  });
+
+  it('lend: an escrow, amount, share token or asset not the intent\'s, and a withdrawal paid to a stranger, are refused; the honest ones land', async () => {
+    const s = await setup([[USDC, 100_000_000n]]);
+    const intent: Intent = { kind: 'lend.deposit', asset: USDC, amount: 40_000_000n };
+    const deposit = (tx: VersionedTransaction) => {
+      const d = decodeLendInstruction(productIx(tx, 'lend.deposit'));
+      if (d?.name !== 'deposit') throw new Error('no deposit');
+      return d;
+    };
+    await refused(s, 'lend.deposit', intent, { kind: 'escrow-stranger' }, paysStranger(40_000_000n));
+    await refused(s, 'lend.deposit', intent, { kind: 'amount' }, (tx) => expect(deposit(tx).amount).toBe(44_000_000n));
+    await refused(s, 'lend.deposit', intent, { kind: 'share-stranger' }, async (tx, r) => {
+      // Shares worth the deposit would be minted to the stranger's account of the jlToken.
+      expect(r.strangerAccount).toBe(deposit(tx).accounts.recipientTokenAccount);
+      expect(await simulatedGain(tx, r.strangerAccount!)).toBeGreaterThan(0n);
+    });
+    await refused(s, 'lend.deposit', intent, { kind: 'mint', mint: SOL }, (tx) => expect(deposit(tx).accounts.mint).toBe(SOL));
+    await lands(s, intent);
+
+    const withdraw: Intent = { kind: 'lend.withdraw', asset: USDC, amount: 15_000_000n };
+    await refused(s, 'lend.withdraw', withdraw, { kind: 'payout-stranger' }, paysStranger(15_000_000n));
+    await refused(s, 'lend.withdraw', withdraw, { kind: 'mint', mint: SOL }, (tx) => {
+      const d = decodeLendInstruction(productIx(tx, 'lend.withdraw'));
+      expect(d?.name === 'withdraw' && d.accounts.mint).toBe(SOL);
+    });
+    await lands(s, withdraw);
+    expect((await balances(sim, s.wallet.address)).tokens[USDC]).toBe(75_000_000n);
+  });
+
+  it('prediction: an escrow, deposit, side, market, limit or mint not the intent\'s, a sell beyond it, and a close or claim paid to a stranger, are refused; the honest ones land', async () => {
+    const s = await setup([[USDC, 100_000_000n]]);
+    const [m, other] = await openMarkets(2);
+    const buy: Extract<Intent, { kind: 'prediction.buy' }> = { kind: 'prediction.buy', marketId: m!.marketId, side: 'yes', depositAmount: 10_000_000n, maxPriceMicroUsd: 950_000n };
+    const order = (tx: VersionedTransaction, product: ProductKind = 'prediction.buy') => {
+      const d = decodePredictionInstruction(productIx(tx, product));
+      if (d?.name !== 'createOrder') throw new Error('no create_order');
+      return d;
+    };
+    await refused(s, 'prediction.buy', buy, { kind: 'escrow-stranger' }, paysStranger(10_000_000n));
+    await refused(s, 'prediction.buy', buy, { kind: 'amount' }, async (tx) => {
+      expect(order(tx).args.depositAmount).toBe(11_000_000n);
+      expect(await simulatedGain(tx, order(tx).accounts.orderAta)).toBe(11_000_000n);
+    });
+    await refused(s, 'prediction.buy', buy, { kind: 'side' }, (tx) => expect(order(tx).args).toMatchObject({ isYes: false, isBuy: true, marketId: m!.marketId }));
+    await refused(s, 'prediction.buy', buy, { kind: 'market', marketId: other!.marketId }, (tx) => expect(order(tx).args.marketId).toBe(other!.marketId));
+    await refused(s, 'prediction.buy', buy, { kind: 'price-limit', microUsd: 990_000n }, (tx) => expect(order(tx).args.maxFillPriceUsd).toBeGreaterThan(buy.maxPriceMicroUsd));
+    await refused(s, 'prediction.buy', buy, { kind: 'mint', mint: JUPUSD }, (tx) => expect(order(tx).accounts.settlementMint).toBe(JUPUSD));
+    await lands(s, buy);
+    const [bought] = (await world.jup.prediction.getPredictionOrders({ ownerPubkey: s.wallet.address })).data;
+    await control(sim, '/orders/fill', { order: bought!.pubkey });
+    const [position] = (await world.jup.prediction.getPredictionPositions({ ownerPubkey: s.wallet.address })).data;
+
+    const sell: Extract<Intent, { kind: 'prediction.sell' }> = { kind: 'prediction.sell', positionPubkey: position!.pubkey, contractsMicro: 2_000_000n, minPriceMicroUsd: 10_000n };
+    await refused(s, 'prediction.sell', sell, { kind: 'amount' }, (tx) => expect(order(tx, 'prediction.sell').args).toMatchObject({ isBuy: false, contracts: 4_000_000n }));
+    await refused(s, 'prediction.sell', sell, { kind: 'price-limit', microUsd: 1n }, (tx) => expect(order(tx, 'prediction.sell').args.maxFillPriceUsd).toBeLessThan(sell.minPriceMicroUsd));
+    await lands(s, sell);
+    const [selling] = (await world.jup.prediction.getPredictionOrders({ ownerPubkey: s.wallet.address })).data;
+    await control(sim, '/orders/fill', { order: selling!.pubkey });
+
+    // An unfilled buy in the other market, closed: its deposit would be refunded to the stranger.
+    await lands(s, { ...buy, marketId: other!.marketId, depositAmount: 6_000_000n });
+    const [unfilled] = (await world.jup.prediction.getPredictionOrders({ ownerPubkey: s.wallet.address })).data;
+    const close: Intent = { kind: 'prediction.closeOrder', orderPubkey: unfilled!.pubkey };
+    await refused(s, 'prediction.closeOrder', close, { kind: 'payout-stranger' }, paysStranger(6_000_000n));
+    await lands(s, close);
+
+    await control(sim, '/prediction/resolve', { marketId: m!.marketId, result: 'yes' });
+    const held = (await world.jup.prediction.getPredictionPosition({ positionPubkey: position!.pubkey })).contractsMicro!;
+    const claim: Intent = { kind: 'prediction.claim', positionPubkey: position!.pubkey };
+    // $1 a contract: micro-contracts are USDC base units.
+    await refused(s, 'prediction.claim', claim, { kind: 'payout-stranger' }, paysStranger(held));
+    const usdc = (await balances(sim, s.wallet.address)).tokens[USDC]!;
+    await lands(s, claim);
+    expect((await balances(sim, s.wallet.address)).tokens[USDC]! - usdc).toBe(held);
+  });
+
+  it('send: an escrow, amount or mint not the intent\'s, and a clawback returned to a stranger, are refused; the honest ones land', async () => {
+    const s = await setup([[USDC, 50_000_000n]]);
+    const intent: Intent = { kind: 'send', mint: USDC, amount: 12_000_000n };
+    const init = (tx: VersionedTransaction) => {
+      const d = decodeSendInstruction(productIx(tx, 'send'));
+      if (d?.name !== 'initializeToken') throw new Error('no initialize_token');
+      return d;
+    };
+    await refused(s, 'send', intent, { kind: 'escrow-stranger' }, paysStranger(12_000_000n));
+    await refused(s, 'send', intent, { kind: 'amount' }, async (tx) => {
+      expect(init(tx).amount).toBe(13_200_000n);
+      expect(await simulatedGain(tx, init(tx).accounts.escrow)).toBe(13_200_000n);
+    });
+    await refused(s, 'send', intent, { kind: 'mint', mint: SOL }, (tx) => expect(init(tx).accounts.mint).toBe(SOL));
+    await lands(s, intent);
+    const [pending] = (await world.jup.send.getPendingInvites({ address: s.wallet.address })).invites;
+
+    const clawback: Intent = { kind: 'send.clawback', invitePda: pending!.invitePda };
+    await refused(s, 'send.clawback', clawback, { kind: 'payout-stranger' }, paysStranger(12_000_000n));
+    await lands(s, clawback);
+    expect((await balances(sim, s.wallet.address)).tokens[USDC]).toBe(50_000_000n);
+  });
+
+  /** The escrow a served closeDca names (the order's token account of the input mint). */
+  function escrowOf(tx: VersionedTransaction): string {
+    const d = decodeRecurringInstruction(productIx(tx, 'recurring.cancel'));
+    if (d?.name !== 'closeDca') throw new Error('no closeDca');
+    return d.accounts.inAta;
+  }
+
+  /** Markets handed out so far. */
+  const taken = new Set<string>();
+  /** `n` open politics markets quoted on both sides below $0.90. */
+  async function openMarkets(n: number): Promise<Market[]> {
+    const page = await world.jup.prediction.getEvents({ includeMarkets: true, category: 'politics' });
+    const found = page.data
+      .flatMap((e) => e.markets)
+      .filter((x) => !taken.has(x.marketId) && x.isTradable && x.pricing.buyYesPriceUsd !== null && x.pricing.buyYesPriceUsd < 900_000n && x.pricing.buyNoPriceUsd !== null)
+      .slice(0, n);
+    expect(found).toHaveLength(n);
+    for (const x of found) taken.add(x.marketId);
+    return found;
+  }
+});

@@ -8,7 +8,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Redis } from 'ioredis';
-import { PublicKey, VersionedTransaction } from '@solana/web3.js';
+import { PublicKey, TransactionMessage, VersionedTransaction } from '@solana/web3.js';
 import { createJupiterClient } from '../../src/jupiter/client.js';
 import { rawInstruction, type RawInstruction } from '../../src/jupiter/programs/instruction.js';
 import { decodeLendInstruction } from '../../src/jupiter/programs/lend.js';
@@ -73,12 +73,9 @@ describe('each product behind a hostile venue', { timeout: 300_000 }, () => {
 
   /** The one instruction of the product's program in a served transaction. */
   const productIx = (tx: VersionedTransaction, product: ProductKind): RawInstruction => {
-    const program = PRODUCT_PROGRAM[product];
-    const keys = tx.message.staticAccountKeys;
-    const found = tx.message.compiledInstructions.filter((ix) => keys[ix.programIdIndex]?.toBase58() === program);
+    const found = TransactionMessage.decompile(tx.message).instructions.filter((ix) => ix.programId.toBase58() === PRODUCT_PROGRAM[product]);
     expect(found).toHaveLength(1);
-    const ix = found[0]!;
-    return rawInstruction({ programId: new PublicKey(program), keys: ix.accountKeyIndexes.map((i) => ({ pubkey: keys[i]!, isSigner: false, isWritable: false })), data: Buffer.from(ix.data) });
+    return rawInstruction(found[0]!);
   };
 
   /** Simulates a served transaction on the simulator (no signatures needed); returns what `account` gains, base units. */

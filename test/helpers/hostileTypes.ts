@@ -1,7 +1,7 @@
 // What a test sees of the hostile venue (test/helpers/hostileVenue.ts): its plan rules, records, counts and controls.
 import type { Keypair } from '@solana/web3.js';
 import type { Attack } from './hostileAttacks.js';
-import type { ProductAttackRecord, ProductAttackRule } from './hostileProducts.js';
+import type { ProductAttackRecord, ProductAttackRule } from './hostileProductProxy.js';
 
 /** Which venue flow a rule or record is about: Ultra (order + execute) or Metis (quote + swap, sent by RPC). */
 export type Flow = 'ultra' | 'metis';

@@ -16,12 +16,13 @@ import type { Venue } from '../../src/sim/venue.js';
 import { BONK, JUP, SOL } from './sim.js';
 import { feedWorth, rewriteTransaction, type Attack, type Rewrite } from './hostileAttacks.js';
 import { claimAsked, lieAboutAmounts, quoteKey, setOut } from './hostileFields.js';
-import { createProductProxy } from './hostileProducts.js';
+import { createProductProxy } from './hostileProductProxy.js';
 import { isBuildRequest, STRANGER_LAMPORTS, type AttackRecord, type AttackRule, type Flow, type HostileVenue, type RpcFault, type SeenRequest, type SeenSignature } from './hostileTypes.js';
 
 export * from './hostileAttacks.js';
 export * from './hostileTypes.js';
 export * from './hostileProducts.js';
+export * from './hostileProductProxy.js';
 
 interface ActiveRule extends AttackRule {
   index: number;

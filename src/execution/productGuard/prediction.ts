@@ -61,7 +61,8 @@ export function predictionBuyCheck(intent: Extract<Intent, { kind: 'prediction.b
  * the chain holds as the wallet's, in the order's market and side; the contracts are the intent's (rounded down to
  * the 0.01-contract step, never more), or for a close of the whole position no more than the position holds on
  * chain; no deposit; the price floor (the same `max_fill_price_usd` field, a floor on a sell) is at least the
- * intent's; no integrator fee; proceeds go to the wallet's own token account.
+ * intent's; no integrator fee; proceeds go to the wallet's own token account. A position does not record its
+ * settlement mint, so the mint named is held only to the vault and escrow derived from it.
  */
 export function predictionSellCheck(intent: Extract<Intent, { kind: 'prediction.sell' | 'prediction.closePosition' }>, wallet: PublicKey): ProductCheck {
   const me = wallet.toBase58();
@@ -153,7 +154,9 @@ export function predictionCloseCheck(intent: Extract<Intent, { kind: 'prediction
 /**
  * A prediction claim's `claim_payout` (by its owner) held to the intent: the position named is the intent's and, as
  * the chain holds it, the wallet's; the wallet signs; the vault is a vault account of the program at the PDA of its
- * settlement mint; the payout goes to the wallet's own token account of that mint.
+ * settlement mint; the payout goes to the wallet's own token account of that mint. How much it pays is the
+ * program's (a dollar a contract of a winning position, per the market's result account) and not in the instruction;
+ * the market-result account's seeds are not published, so the guard does not tie it to the position's market.
  */
 export function predictionClaimCheck(intent: Extract<Intent, { kind: 'prediction.claim' }>, wallet: PublicKey): ProductCheck {
   const me = wallet.toBase58();

@@ -125,8 +125,8 @@ export interface KeeperLedgerPort {
   record(rec: { id: string; intent: Intent; createdAt: number; deadline: number }): Promise<{ created: boolean; state: IntentState }>;
   /** The records of `ids` that exist and parse, in that order. */
   read(ids: readonly string[]): Promise<KeeperIntentRecord[]>;
-  /** Ids of intents created at or after `since` (unix ms). */
-  createdSince(since: number): Promise<string[]>;
+  /** Ids of landed intents of these kinds created at or after `since` (unix ms). */
+  landedSince(since: number, kinds: readonly IntentKind[]): Promise<string[]>;
   /** Writes what the venue says about an intent's order onto its record (nothing if the record is gone). */
   setVenueOrder(id: string, venue: VenueOrderRecord): Promise<void>;
 }

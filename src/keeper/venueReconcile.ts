@@ -22,7 +22,8 @@ export async function reconcileVenue(d: KeeperDeps): Promise<KeeperJobResult> {
   const log = d.logger.child({ job: 'venue-reconcile' });
   const now = d.now();
   const cursor = await d.state.cursor();
-  const [tracked, fresh] = await Promise.all([d.state.tracked(), d.ledger.createdSince(cursor === null ? 0 : cursor - d.settings.lookbackMs)]);
+  const kinds = Object.keys(OPENS_ORDER) as IntentKind[];
+  const [tracked, fresh] = await Promise.all([d.state.tracked(), d.ledger.landedSince(cursor === null ? 0 : cursor - d.settings.lookbackMs, kinds)]);
   const trackedSet = new Set(tracked);
   const records = await d.ledger.read([...new Set([...tracked, ...fresh])]);
   await d.state.setCursor(now);

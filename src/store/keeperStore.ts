@@ -2,10 +2,13 @@ import { randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import { z } from 'zod';
 import { KEEPER_INSTANCE, KEEPER_STRATEGY, VENUE_ORDER_STATUSES, VENUE_PRODUCTS, type KeeperIntentRecord, type KeeperLedgerPort, type KeeperRun, type KeeperStatePort, type SweepReport, type VenueOrderRecord } from '../engine/keeperPorts.js';
-import type { Intent } from '../sdk/intents.js';
+import type { Intent, IntentKind } from '../sdk/intents.js';
 import { decodeJson, encodeJson } from '../lib/json.js';
 import { intentKeys } from './intentLayout.js';
 import type { IntentStore } from './intents.js';
+
+/** Intent records read per round trip when scanning the ledger. */
+const READ_CHUNK = 500;
 
 /** The field of an intent's record that holds what the venue reconciliation found about its order. */
 const VENUE_FIELD = 'venueOrder';
@@ -99,8 +102,23 @@ export class KeeperStore implements KeeperLedgerPort, KeeperStatePort {
     }));
   }
 
-  async createdSince(since: number): Promise<string[]> {
-    return this.redis.zrangebyscore(intentKeys(this.prefix).index, since, '+inf');
+  async landedSince(since: number, kinds: readonly IntentKind[]): Promise<string[]> {
+    const keys = intentKeys(this.prefix);
+    const ids = await this.redis.zrangebyscore(keys.index, since, '+inf');
+    const wanted = new Set<string>(kinds);
+    const out: string[] = [];
+    // Only the kind and state of each are read, a chunk at a time: the window may hold many intents of other kinds.
+    for (let i = 0; i < ids.length; i += READ_CHUNK) {
+      const chunk = ids.slice(i, i + READ_CHUNK);
+      const pipe = this.redis.pipeline();
+      for (const id of chunk) pipe.hmget(keys.record(id), 'kind', 'state');
+      const replies = (await pipe.exec()) ?? [];
+      chunk.forEach((id, n) => {
+        const [kind, state] = (replies[n]?.[1] as Array<string | null> | undefined) ?? [];
+        if (state === 'landed' && kind && wanted.has(kind)) out.push(id);
+      });
+    }
+    return out;
   }
 
   async setVenueOrder(id: string, venue: VenueOrderRecord): Promise<void> {

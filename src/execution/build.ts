@@ -211,7 +211,9 @@ export async function buildTransaction(intent: Intent, deps: BuildDeps): Promise
 
 /**
  * A prediction order's price limit as the build reports it, held to the intent's: a buy may not fill above it, a
- * sell not below. An order that reports none cannot be held to anything, so it is not signed either.
+ * sell not below. An order that reports none cannot be held to anything, so it is not signed either. This is an
+ * early refusal on what the venue says; the limit the transaction really carries (create_order's
+ * max_fill_price_usd) is held to the intent by the guard (rule product-price-limit, src/execution/productGuard).
  */
 function checkPredictionLimit(side: 'buy' | 'sell', reported: bigint | null, limit: bigint): void {
   const field = side === 'buy' ? 'maxBuyPriceUsd' : 'minSellPriceUsd';

@@ -1,6 +1,5 @@
 import type { KeeperConfig } from './config/load.js';
-import { evaluate } from './engine/evaluate.js';
-import { windowOf } from './engine/ids.js';
+import { shardRunner } from './engine/shardRunner.js';
 import { recordLanding } from './engine/landings.js';
 import { watchLossesOnSnapshots } from './engine/risk.js';
 import type { Watches } from './sdk/strategy.js';
@@ -168,6 +167,25 @@ async function wireKeeper(o: KeeperOptions, opened: Closer[]): Promise<RunningKe
     strategies: JSON.stringify(instances.map((s) => ({ id: s.id, strategy: s.strategy, version: s.definition.version, schedule: s.schedule }))),
   });
 
+  const shards = shardRunner(
+    instances.map((s) => ({ id: s.id, definition: s.definition, params: s.params, dailyBudgetUsd: s.dailyBudgetUsd, cadence: 'every' in s.schedule ? { every: s.schedule.every } : { cron: s.schedule.cron, tz: s.schedule.tz } })),
+    config.execution.shardSize,
+    {
+      snapshots: snapshotSource(snapshots),
+      ledger: intentLedger(intents),
+      states,
+      counters: risk,
+      enqueue: (intentId) => queues.enqueueIntent(intentId),
+      enqueueMany: (intentIds) => queues.enqueueIntents(intentIds),
+      limits: config.risk,
+      maxIntentsPerEvaluation: config.risk.maxIntentsPerEvaluation,
+      deadlineMs: config.execution.deadline,
+      maxPriceAgeMs: config.feeds.maxPriceAge,
+      maxWalletAgeMs: config.feeds.maxWalletAge,
+      logger: logger.child({ component: 'evaluate' }),
+    },
+  );
+
   let workers: KeeperWorkers | undefined;
   if (o.role !== 'scheduler') {
     workers = new KeeperWorkers(
@@ -180,27 +198,7 @@ async function wireKeeper(o: KeeperOptions, opened: Closer[]): Promise<RunningKe
           }
           return feeds.refreshPrediction([...watched.categories], [...watched.markets]);
         },
-        evaluate: async (id, at) => {
-          const instance = instances.find((s) => s.id === id);
-          if (!instance) {
-            logger.warn({ instance: id }, 'no such strategy instance in this config; skipping its evaluation');
-            return undefined;
-          }
-          const window = windowOf(at, 'every' in instance.schedule ? instance.schedule.every : undefined);
-          return evaluate({ id: instance.id, definition: instance.definition, params: instance.params, dailyBudgetUsd: instance.dailyBudgetUsd }, window, Date.now(), {
-            snapshots: snapshotSource(snapshots),
-            ledger: intentLedger(intents),
-            states,
-            counters: risk,
-            enqueue: (intentId) => queues.enqueueIntent(intentId),
-            limits: config.risk,
-            maxIntentsPerEvaluation: config.risk.maxIntentsPerEvaluation,
-            deadlineMs: config.execution.deadline,
-            maxPriceAgeMs: config.feeds.maxPriceAge,
-            maxWalletAgeMs: config.feeds.maxWalletAge,
-            logger: logger.child({ component: 'evaluate' }),
-          });
-        },
+        evaluate: (shard, at) => shards.run(shard, at),
         execute: async (id, signal) => {
           const result = await executor.execute(id, signal);
           if (result.state === 'landed' && !result.superseded) {
@@ -223,7 +221,7 @@ async function wireKeeper(o: KeeperOptions, opened: Closer[]): Promise<RunningKe
       queues,
       {
         feeds: { market: config.feeds.prices, wallet: config.feeds.wallet, prediction: watched.categories.size + watched.markets.size > 0 ? config.feeds.prediction : null },
-        strategies: instances.map((s) => ({ id: s.id, cadence: 'every' in s.schedule ? { every: s.schedule.every } : { cron: s.schedule.cron, tz: s.schedule.tz } })),
+        shards: shards.plan,
         reconcileEveryMs: config.execution.reconcileEvery,
         keeper: { claims: config.keeper.claimEvery, 'venue-reconcile': config.keeper.reconcileVenueEvery, 'stale-orders': config.keeper.staleOrderEvery, sweep: config.keeper.sweepEvery, 'cancel-resting': config.keeper.cancelRestingEvery },
       },

@@ -233,7 +233,9 @@ export const configSchema = z.strictObject({
     jobLock: duration(2_000, 600_000).default(30_000),
     /** How often the reconciler looks for live intents whose execution stopped. */
     reconcileEvery: duration(1_000, 600_000).default(15_000),
-  }).default({ concurrency: 4, maxAttempts: 3, deadline: 300_000, jobLock: 30_000, reconcileEvery: 15_000 }),
+    /** Strategy instances of one cadence evaluated together by one job per tick (a shard). */
+    shardSize: z.number().int().min(1).max(100_000).default(500),
+  }).default({ concurrency: 4, maxAttempts: 3, deadline: 300_000, jobLock: 30_000, reconcileEvery: 15_000, shardSize: 500 }),
   feeds: z.strictObject({
     prices: duration(1_000, 3_600_000).default(10_000),
     wallet: duration(1_000, 3_600_000).default(15_000),

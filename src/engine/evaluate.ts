@@ -4,8 +4,9 @@ import { intentSchema, type Intent } from '../sdk/intents.js';
 import type { AnyStrategy } from '../sdk/strategy.js';
 import { buildContext } from './context.js';
 import { intentId, type DecisionWindow } from './ids.js';
-import type { DecisionSummary, Enqueue, IntentLedger, NewIntentRecord, PendingIntentData, RiskCounters, SnapshotSource, StrategyStatePort } from './ports.js';
-import { openRiskGate, type RiskLimits } from './risk.js';
+import type { DecisionSummary, Enqueue, EnqueueMany, IntentLedger, NewIntentRecord, PendingIntentData, RiskCounters, ShardCommit, SnapshotSource, StrategyStatePort } from './ports.js';
+import { readRiskState, riskGate, type RiskLimits } from './risk.js';
+import { encodeJson } from '../lib/json.js';
 
 /** A strategy threw, returned something that is not a list of valid intents, or too many of them. */
 export class StrategyError extends KeeperError {
@@ -30,6 +31,13 @@ export interface EvaluateDeps {
   states: StrategyStatePort;
   counters: RiskCounters;
   enqueue: Enqueue;
+  /** Hands many intents to the queue in one call (used when given). */
+  enqueueMany?: EnqueueMany | undefined;
+  /**
+   * What each instance's last written decision said (by digest), so that an unchanged decision is not written again
+   * every tick. Without it every decision is written.
+   */
+  decisionCache?: Map<string, string> | undefined;
   limits: RiskLimits;
   maxIntentsPerEvaluation: number;
   /** How long an intent may keep trying, in ms. */
@@ -41,97 +49,176 @@ export interface EvaluateDeps {
   logger: Logger;
 }
 
-/** How often an evaluation decides again after another one of the same instance committed first. */
+/** How often an evaluation decides again after another one of the same shard committed first. */
 const MAX_COMMIT_TRIES = 10;
 
+/** A group of instances evaluated together, under one applied window (see `evaluateShard`). */
+export interface Shard {
+  key: string;
+  instances: readonly EvaluatedInstance[];
+}
+
 /**
- * One evaluation of one strategy instance for one decision window: build the frozen context from the snapshots,
- * the instance's state and its pending intents, run decide() through a wrapper that turns any throw or bad output
- * into a StrategyError (the bot keeps running), pass each intent through the risk gate, then commit the intents,
- * the new state and the window at once and hand the planned intents to the execute queue.
- *
- * Exactly once per window: the commit is refused unless the instance's applied window is still the one read
- * before deciding, so a replay of an applied window (or an older one arriving late) writes nothing, and of two
- * evaluations of one instance running at once (two windows, two keepers) the second decides again on the state
- * the first one wrote. A crash before the commit leaves nothing (the replay decides the same ids again); a crash
- * after it is seen by the replay, which only re-enqueues the window's planned intents.
+ * One evaluation of one strategy instance for one decision window: a shard of one (see `evaluateShard`).
  */
 export async function evaluate(instance: EvaluatedInstance, window: DecisionWindow, now: number, deps: EvaluateDeps): Promise<DecisionSummary> {
-  const log = deps.logger.child({ instance: instance.id, strategy: instance.definition.name, window: String(window.id) });
+  const out = await evaluateShard({ key: `i:${instance.id}`, instances: [instance] }, window, now, deps);
+  return out.get(instance.id)!;
+}
+
+/**
+ * One evaluation of a shard of strategy instances for one decision window, its Redis work independent of the
+ * number of instances: the three snapshots read once, every instance's state and applied window in one multi-get,
+ * their pending intents in two pipelined round trips, the risk state once; then each instance's decide() through a
+ * wrapper that turns any throw or bad output into a StrategyError (the bot keeps running), each intent through the
+ * risk gate, and one script committing every intent, changed state and changed decision with the shard's window.
+ * The planned intents go to the execute queue in one call.
+ *
+ * Exactly once per window: the commit is refused unless the shard's applied window is still the one read before
+ * deciding, so a replay of an applied window (or an older one arriving late) writes nothing, and of two evaluations
+ * of one shard at once (two windows, two keepers) the second decides again on the states the first one wrote. An
+ * instance's own window moves with its state, so an instance decided under another shard layout (the config
+ * changed) is not decided twice for one window. A crash before the commit leaves nothing (the replay decides the
+ * same intent ids again); a crash after it is seen by the replay, which only re-enqueues the window's planned intents.
+ */
+export async function evaluateShard(shard: Shard, window: DecisionWindow, now: number, deps: EvaluateDeps): Promise<Map<string, DecisionSummary>> {
+  const log = deps.logger.child({ shard: shard.key, window: String(window.id) });
+  const ids = shard.instances.map((i) => i.id);
   const summary = (outcome: DecisionSummary['outcome'], intents: DecisionSummary['intents'], message?: string): DecisionSummary => ({ at: now, window: String(window.id), outcome, intents, message });
-  const skip = async (message: string): Promise<DecisionSummary> => {
-    const s = summary('skipped', [], message);
-    await deps.states.recordDecision(instance.id, s);
-    return s;
+  const skipAll = async (message: string): Promise<Map<string, DecisionSummary>> => {
+    const out = new Map(ids.map((id) => [id, summary('skipped', [], message)] as const));
+    await deps.states.recordDecisions(changedDecisions(out, deps.decisionCache));
+    return out;
   };
   for (let attempt = 1; attempt <= MAX_COMMIT_TRIES; attempt += 1) {
     const [market, prediction, wallet, loaded, pending] = await Promise.all([
       deps.snapshots.market(),
       deps.snapshots.prediction(),
       deps.snapshots.wallet(),
-      deps.states.load(instance.id),
+      deps.states.loadShard(shard.key, ids),
       // Landings older than the oldest usable wallet snapshot are in every snapshot a decision may use.
-      deps.ledger.pending(instance.id, now - deps.maxWalletAgeMs),
+      deps.ledger.pendingMany(ids, now - deps.maxWalletAgeMs),
     ]);
-    if (loaded.appliedWindow !== null && window.start <= loaded.appliedWindow) return replayed(window, loaded.appliedWindow, pending.intents, deps, log, summary);
-    if (pending.corrupt.length > 0) log.error({ corrupt: pending.corrupt }, 'pending intents whose records do not parse; the strategy cannot see them');
-    if (!market || !wallet) return skip('waiting for the first market and wallet snapshots');
+    if (loaded.appliedWindow !== null && window.start <= loaded.appliedWindow) return replayed(window, loaded.appliedWindow, ids, pending, deps, log, summary);
+    if (!market || !wallet) return skipAll('waiting for the first market and wallet snapshots');
     const stale = staleness(now, market.at, wallet.at, deps);
     if (stale) {
       log.warn(stale);
-      return skip(stale);
-    }
-
-    let intents: Intent[];
-    let nextState: Record<string, unknown> | undefined;
-    try {
-      const ctx = buildContext({ instanceId: instance.id, params: instance.params, now, market, prediction, wallet, pending: pending.intents, state: loaded.state, log: strategyLogger(log) });
-      ({ intents, nextState } = decideSafely(instance, ctx));
-      if (intents.length > deps.maxIntentsPerEvaluation) {
-        throw new StrategyError(instance.id, `returned ${intents.length} intents; the limit per evaluation is ${deps.maxIntentsPerEvaluation}`);
-      }
-    } catch (err) {
-      const message = err instanceof Error ? err.message : String(err);
-      log.error({ err }, 'strategy failed; its decision is discarded and the bot keeps running');
-      const s = summary('error', [], message);
-      await deps.states.recordDecision(instance.id, s);
-      return s;
+      return skipAll(stale);
     }
 
     // The gate runs before anything is recorded, so no recorded intent ever skipped it. Its daily reservation is
     // keyed by intent id: deciding the same intent again (a refused commit below, a replay after a crash between
     // reserving and committing) finds it reserved and counts nothing twice.
-    const strategy = `${instance.definition.name}@${instance.definition.version}`;
-    const records: NewIntentRecord[] = [];
+    const riskInputs = { market, wallet, prediction, limits: deps.limits, counters: deps.counters, now };
+    const riskState = await readRiskState(riskInputs);
+    const bought = { boughtUsd: new Map<string, number>(), eventUsd: new Map<string, number>() };
+    const out = new Map<string, DecisionSummary>();
+    const commits: ShardCommit['instances'] = [];
     const notional = new Map<string, number>();
-    const gate = await openRiskGate({ market, wallet, prediction, limits: deps.limits, counters: deps.counters, instance: { id: instance.id, dailyBudgetUsd: instance.dailyBudgetUsd }, now });
-    for (const intent of intents) {
-      const id = intentId(instance.id, intent, window.id);
-      const verdict = await gate.check(id, intent);
-      if (verdict.ok) notional.set(id, verdict.notionalUsd);
-      const rejection = verdict.ok ? undefined : { code: verdict.code, rule: verdict.rule, message: verdict.message };
-      records.push({ id, instance: instance.id, strategy, intent, createdAt: now, deadline: now + deps.deadlineMs, rejection, windowStart: window.start });
+    const records = new Map<string, NewIntentRecord[]>();
+    for (const instance of shard.instances) {
+      const loadedState = loaded.states.get(instance.id)!;
+      if (loadedState.appliedWindow !== null && window.start <= loadedState.appliedWindow) {
+        out.set(instance.id, summary('skipped', [], 'this window was already decided for this instance'));
+        continue;
+      }
+      const own = pending.get(instance.id) ?? { intents: [], corrupt: [] };
+      const ilog = () => log.child({ instance: instance.id, strategy: instance.definition.name });
+      if (own.corrupt.length > 0) ilog().error({ corrupt: own.corrupt }, 'pending intents whose records do not parse; the strategy cannot see them');
+      let intents: Intent[];
+      let nextState: Record<string, unknown> | undefined;
+      try {
+        const ctx = buildContext({ instanceId: instance.id, params: instance.params, now, market, prediction, wallet, pending: own.intents, state: loadedState.state, log: strategyLogger(ilog) });
+        ({ intents, nextState } = decideSafely(instance, ctx));
+        if (intents.length > deps.maxIntentsPerEvaluation) {
+          throw new StrategyError(instance.id, `returned ${intents.length} intents; the limit per evaluation is ${deps.maxIntentsPerEvaluation}`);
+        }
+      } catch (err) {
+        const message = err instanceof Error ? err.message : String(err);
+        ilog().error({ err }, 'strategy failed; its decision is discarded and the bot keeps running');
+        const s = summary('error', [], message);
+        out.set(instance.id, s);
+        const decision = changedDecision(instance.id, s, deps.decisionCache);
+        if (decision) commits.push({ instance: instance.id, intents: [], state: undefined, decision });
+        continue;
+      }
+      const strategy = `${instance.definition.name}@${instance.definition.version}`;
+      const gate = riskGate({ ...riskInputs, instance: { id: instance.id, dailyBudgetUsd: instance.dailyBudgetUsd } }, riskState, bought);
+      const mine: NewIntentRecord[] = [];
+      for (const intent of intents) {
+        const id = intentId(instance.id, intent, window.id);
+        const verdict = await gate.check(id, intent);
+        if (verdict.ok) notional.set(id, verdict.notionalUsd);
+        const rejection = verdict.ok ? undefined : { code: verdict.code, rule: verdict.rule, message: verdict.message };
+        mine.push({ id, instance: instance.id, strategy, intent, createdAt: now, deadline: now + deps.deadlineMs, rejection, windowStart: window.start });
+      }
+      records.set(instance.id, mine);
+      const decided = mine.map((r) => ({ id: r.id, kind: r.intent.kind, state: r.rejection ? ('rejected' as const) : ('planned' as const), reason: r.rejection?.message ?? r.intent.reason }));
+      const s = summary(decided.length > 0 ? 'intents' : 'nothing', decided);
+      out.set(instance.id, s);
+      const state = nextState !== undefined && encodeJson(nextState) !== encodeJson(loadedState.state) ? nextState : undefined;
+      const decision = changedDecision(instance.id, s, deps.decisionCache);
+      if (mine.length > 0 || state !== undefined || decision !== undefined) commits.push({ instance: instance.id, intents: mine, state, decision });
     }
-    const decided = records.map((r) => ({ id: r.id, kind: r.intent.kind, state: r.rejection ? ('rejected' as const) : ('planned' as const), reason: r.rejection?.message ?? r.intent.reason }));
-    const s = summary(decided.length > 0 ? 'intents' : 'nothing', decided);
-    const committed = await deps.states.commit(instance.id, { expectedWindow: loaded.appliedWindow, window: window.start, state: nextState, intents: records, decision: s });
+    const committed = await deps.states.commitShard(shard.key, { expectedWindow: loaded.appliedWindow, window: window.start, instances: commits });
     if (!committed.ok) {
-      log.debug({ attempt, appliedWindow: committed.appliedWindow }, 'another evaluation of this instance committed first; deciding again on its state');
+      log.debug({ attempt, appliedWindow: committed.appliedWindow }, 'another evaluation of this shard committed first; deciding again on its states');
       continue;
     }
-    for (const [i, c] of committed.intents.entries()) {
-      const rec = records[i]!;
-      if (c.created && c.state === 'rejected') {
-        log.warn({ intent: c.id, code: rec.rejection?.code, rule: rec.rejection?.rule }, `risk gate rejected: ${rec.rejection?.message ?? ''}`);
-        if (rec.rejection) await deps.counters.countRefusal(rec.rejection.rule, now);
+    for (const c of commits) if (c.decision) deps.decisionCache?.set(c.instance, digest(c.decision));
+    const toQueue: string[] = [];
+    for (const c of committed.instances) {
+      const mine = records.get(c.instance) ?? [];
+      if (c.stale) {
+        out.set(c.instance, summary('skipped', [], 'this window was already decided for this instance'));
+        continue;
       }
-      if (c.state !== 'planned') continue;
-      await deps.enqueue(c.id);
-      if (c.created) log.info({ intent: c.id, kind: rec.intent.kind, notionalUsd: Number((notional.get(c.id) ?? 0).toFixed(2)), reason: rec.intent.reason }, 'intent planned');
+      for (const [i, r] of c.intents.entries()) {
+        const rec = mine[i]!;
+        if (r.created && r.state === 'rejected') {
+          log.warn({ instance: c.instance, intent: r.id, code: rec.rejection?.code, rule: rec.rejection?.rule }, `risk gate rejected: ${rec.rejection?.message ?? ''}`);
+          if (rec.rejection) await deps.counters.countRefusal(rec.rejection.rule, now);
+        }
+        if (r.state !== 'planned') continue;
+        toQueue.push(r.id);
+        if (r.created) log.info({ instance: c.instance, intent: r.id, kind: rec.intent.kind, notionalUsd: Number((notional.get(r.id) ?? 0).toFixed(2)), reason: rec.intent.reason }, 'intent planned');
+      }
+      const s = out.get(c.instance)!;
+      out.set(c.instance, { ...s, intents: c.intents.map((r, i) => ({ ...s.intents[i]!, state: r.state })) });
     }
-    return { ...s, intents: committed.intents.map((c, i) => ({ ...decided[i]!, state: c.state })) };
+    await enqueueAll(toQueue, deps);
+    return out;
   }
-  return skip(`other evaluations of this instance committed first ${MAX_COMMIT_TRIES} times in a row; not deciding this window`);
+  return skipAll(`other evaluations of this shard committed first ${MAX_COMMIT_TRIES} times in a row; not deciding this window`);
+}
+
+/** Hands intents to the execute queue: in one call when the queue takes many, else one by one. */
+async function enqueueAll(ids: readonly string[], deps: EvaluateDeps): Promise<void> {
+  if (ids.length === 0) return;
+  if (deps.enqueueMany) await deps.enqueueMany(ids);
+  else for (const id of ids) await deps.enqueue(id);
+}
+
+/** What a decision says, without its time: two decisions with the same digest need not both be written. */
+function digest(d: DecisionSummary): string {
+  return JSON.stringify([d.outcome, d.message ?? null, d.intents.map((i) => [i.id, i.state])]);
+}
+
+/** The decision if it differs from the one last written for the instance (always, without a cache). */
+function changedDecision(instance: string, d: DecisionSummary, cache: Map<string, string> | undefined): DecisionSummary | undefined {
+  if (!cache) return d;
+  return cache.get(instance) === digest(d) ? undefined : d;
+}
+
+function changedDecisions(all: ReadonlyMap<string, DecisionSummary>, cache: Map<string, string> | undefined): Map<string, DecisionSummary> {
+  const out = new Map<string, DecisionSummary>();
+  for (const [id, d] of all) {
+    if (changedDecision(id, d, cache) === undefined) continue;
+    out.set(id, d);
+    cache?.set(id, digest(d));
+  }
+  return out;
 }
 
 /**
@@ -139,12 +226,26 @@ export async function evaluate(instance: EvaluatedInstance, window: DecisionWind
  * own planned intents are handed to the queue again (idempotent: the intent id is the job id), which repairs a
  * crash between the commit and the enqueue without waiting for the reconciler.
  */
-async function replayed(window: DecisionWindow, applied: number, pending: readonly PendingIntentData[], deps: EvaluateDeps, log: Logger, summary: (o: DecisionSummary['outcome'], i: DecisionSummary['intents'], m?: string) => DecisionSummary): Promise<DecisionSummary> {
-  const own = pending.filter((p) => p.windowStart === window.start);
-  for (const p of own) if (p.state === 'planned') await deps.enqueue(p.id);
+async function replayed(
+  window: DecisionWindow,
+  applied: number,
+  ids: readonly string[],
+  pending: ReadonlyMap<string, { intents: readonly PendingIntentData[] }>,
+  deps: EvaluateDeps,
+  log: Logger,
+  summary: (o: DecisionSummary['outcome'], i: DecisionSummary['intents'], m?: string) => DecisionSummary,
+): Promise<Map<string, DecisionSummary>> {
   const message = window.start === applied ? 'this window was already decided; a replay changes nothing' : 'a later window was already decided; this late one changes nothing';
-  log.debug({ appliedWindow: applied, requeued: own.filter((p) => p.state === 'planned').map((p) => p.id) }, message);
-  return summary('skipped', own.map((p) => ({ id: p.id, kind: p.kind, state: p.state, reason: p.intent.reason })), message);
+  const out = new Map<string, DecisionSummary>();
+  const requeue: string[] = [];
+  for (const id of ids) {
+    const own = (pending.get(id)?.intents ?? []).filter((p) => p.windowStart === window.start);
+    requeue.push(...own.filter((p) => p.state === 'planned').map((p) => p.id));
+    out.set(id, summary('skipped', own.map((p) => ({ id: p.id, kind: p.kind, state: p.state, reason: p.intent.reason })), message));
+  }
+  await enqueueAll(requeue, deps);
+  log.debug({ appliedWindow: applied, requeued: requeue }, message);
+  return out;
 }
 
 /** Why the snapshots are too old to decide on, if they are. */
@@ -182,10 +283,10 @@ function decideSafely(instance: EvaluatedInstance, ctx: Parameters<AnyStrategy['
   return { intents, nextState: state as Record<string, unknown> | undefined };
 }
 
-function strategyLogger(log: Logger) {
+function strategyLogger(log: () => Logger) {
   return {
-    debug: (message: string, fields?: Record<string, unknown>) => log.debug(fields ?? {}, message),
-    info: (message: string, fields?: Record<string, unknown>) => log.info(fields ?? {}, message),
-    warn: (message: string, fields?: Record<string, unknown>) => log.warn(fields ?? {}, message),
+    debug: (message: string, fields?: Record<string, unknown>) => log().debug(fields ?? {}, message),
+    info: (message: string, fields?: Record<string, unknown>) => log().info(fields ?? {}, message),
+    warn: (message: string, fields?: Record<string, unknown>) => log().warn(fields ?? {}, message),
   };
 }

@@ -44,17 +44,37 @@ export interface SnapshotSource {
  * at once cannot both write (the second is refused and decides again on the first one's state).
  */
 export interface StrategyStatePort {
-  /** The state and the applied window, in one round trip. */
-  load(instance: string): Promise<LoadedStrategyState>;
+  /** A shard's applied window and its instances' states, in one round trip. */
+  loadShard(shard: string, instances: readonly string[]): Promise<LoadedShard>;
   /**
-   * If the applied window is still `expectedWindow`: records the intents (never overwriting one that exists), writes
-   * the state (when given), sets the applied window to `window` and records the decision, all at once. Otherwise
-   * changes nothing and returns the applied window found.
+   * If the shard's applied window is still `expectedWindow`: writes every changed instance's intents (never
+   * overwriting one that exists), state, window and decision, and moves the shard's window, all at once. An instance
+   * whose own window is already at or past the new one is left alone (`stale`). Otherwise changes nothing.
    */
-  commit(instance: string, commit: EvaluationCommit): Promise<CommitOutcome>;
-  /** Records a decision that changes no state (skipped, or the strategy failed). */
-  recordDecision(instance: string, decision: DecisionSummary): Promise<void>;
+  commitShard(shard: string, commit: ShardCommit): Promise<ShardOutcome>;
+  /** Records decisions that change no state, in one round trip. */
+  recordDecisions(decisions: ReadonlyMap<string, DecisionSummary>): Promise<void>;
 }
+
+/** What `StrategyStatePort.loadShard` returns. */
+export interface LoadedShard {
+  /** Start (unix ms) of the last window this shard committed; null before its first. */
+  appliedWindow: number | null;
+  states: Map<string, LoadedStrategyState>;
+}
+
+/** One shard evaluation's writes (see `StrategyStatePort.commitShard`). */
+export interface ShardCommit {
+  expectedWindow: number | null;
+  window: number;
+  /** Instances with something to write: intents, a new state, or a decision that changed. */
+  instances: Array<{ instance: string; intents: NewIntentRecord[]; state: Record<string, unknown> | undefined; decision: DecisionSummary | undefined }>;
+}
+
+/** Whether a shard commit was applied, with each instance's intents and their states. */
+export type ShardOutcome =
+  | { ok: true; instances: Array<{ instance: string; stale: boolean; intents: Array<{ id: string; created: boolean; state: IntentState }> }> }
+  | { ok: false; appliedWindow: number | null };
 
 /** What `StrategyStatePort.load` returns. */
 export interface LoadedStrategyState {
@@ -79,21 +99,6 @@ export interface NewIntentRecord {
   /** Start of the window that decided it, unix ms. */
   windowStart: number;
 }
-
-/** One evaluation's writes (see `StrategyStatePort.commit`). */
-export interface EvaluationCommit {
-  /** The applied window the evaluation read before deciding. */
-  expectedWindow: number | null;
-  /** Start of the window being applied, unix ms: later than `expectedWindow`. */
-  window: number;
-  /** The state decide() returned; undefined keeps the stored one. */
-  state: Record<string, unknown> | undefined;
-  intents: NewIntentRecord[];
-  decision: DecisionSummary;
-}
-
-/** Whether a commit was applied, with each intent's state (its current one when it already existed). */
-export type CommitOutcome = { ok: true; intents: Array<{ id: string; created: boolean; state: IntentState }> } | { ok: false; appliedWindow: number | null };
 
 /** What status shows about a strategy's last evaluation. */
 export interface DecisionSummary {
@@ -125,10 +130,14 @@ export interface IntentLedger {
    * oldest first, in one or two round trips. Records that do not parse are named in `corrupt`, not thrown.
    */
   pending(instance: string, keepLandedSince: number): Promise<{ intents: PendingIntentData[]; corrupt: Array<{ id: string; problem: string }> }>;
+  /** `pending` for many instances, in two round trips whatever their number. */
+  pendingMany(instances: readonly string[], keepLandedSince: number): Promise<Map<string, { intents: PendingIntentData[]; corrupt: Array<{ id: string; problem: string }> }>>;
 }
 
 /** Hands an intent to the execute queue (idempotent: the intent id is the job id). */
 export type Enqueue = (intentId: string) => Promise<void>;
+/** Hands intents to the execute queue in one round trip. */
+export type EnqueueMany = (intentIds: readonly string[]) => Promise<void>;
 
 /** Running totals the risk gate keeps (per UTC day), and the kill switch. */
 export interface RiskCounters {

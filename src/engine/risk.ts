@@ -48,13 +48,37 @@ export interface RiskInputs {
  * position and event caps of the intents after it in the same evaluation. Limits come from the config and prices
  * and balances from the feeds: nothing from the venue's answers to the orders being judged.
  */
-export async function openRiskGate(inputs: RiskInputs): Promise<{ check(intentId: string, intent: Intent): Promise<RiskVerdict> }> {
+export async function openRiskGate(inputs: RiskInputs): Promise<RiskGate> {
+  return riskGate(inputs, await readRiskState(inputs));
+}
+
+/** What the gate reads from Redis once per evaluation (or once per shard of instances). */
+export interface RiskState {
+  killSwitch: KillSwitchState | null;
+  feesToday: bigint;
+}
+
+/** The gate of one evaluation. */
+export interface RiskGate {
+  check(intentId: string, intent: Intent): Promise<RiskVerdict>;
+}
+
+/** Checks the loss limits (tripping the switch if need be), then reads the switch and today's fees. */
+export async function readRiskState(inputs: Pick<RiskInputs, 'market' | 'wallet' | 'prediction' | 'limits' | 'counters' | 'now'>): Promise<RiskState> {
   const { limits, counters, now } = inputs;
   const tripped = await watchLosses(inputs);
-  const killSwitch = tripped ?? (await counters.killSwitch());
-  const feesToday = limits.maxDailyFeeLamports !== undefined ? await counters.dailyFeeLamports(now) : 0n;
-  const boughtUsd = new Map<string, number>();
-  const eventUsd = new Map<string, number>();
+  const [killSwitch, feesToday] = await Promise.all([tripped ? Promise.resolve(tripped) : counters.killSwitch(), limits.maxDailyFeeLamports !== undefined ? counters.dailyFeeLamports(now) : Promise.resolve(0n)]);
+  return { killSwitch, feesToday };
+}
+
+/**
+ * The gate of one instance's evaluation over a state read once for many. `shared` carries what accepted intents
+ * bought (per token and per prediction event) across the instances of one batch, so caps hold across them too.
+ */
+export function riskGate(inputs: RiskInputs, state: RiskState, shared: { boughtUsd: Map<string, number>; eventUsd: Map<string, number> } = { boughtUsd: new Map(), eventUsd: new Map() }): RiskGate {
+  const { limits, counters, now } = inputs;
+  const { killSwitch, feesToday } = state;
+  const { boughtUsd, eventUsd } = shared;
   return {
     async check(intentId, intent) {
       const stopped = killSwitchVerdict(killSwitch, intent);

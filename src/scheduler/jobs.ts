@@ -6,7 +6,7 @@ export const QUEUES = { feeds: 'feeds', evaluate: 'evaluate', execute: 'execute'
 
 /** Job data of each queue, parsed when a worker picks a job up (job data is a boundary too). */
 export const feedJobSchema = z.object({ feed: z.enum(['market', 'wallet', 'prediction']) });
-export const evaluateJobSchema = z.object({ instance: z.string().min(1) });
+export const evaluateJobSchema = z.object({ shard: z.string().min(1) });
 export const executeJobSchema = z.object({ intentId: z.string().min(1).regex(/^[^:]+$/, 'intent ids contain no colon') });
 /** Keeper jobs: `reconcile` re-drives stuck intents of the ledger; the others are the keeper's venue jobs. */
 export const keeperJobSchema = z.object({ task: z.enum(['reconcile', ...KEEPER_TASKS]) });

@@ -24,6 +24,12 @@ export class KeeperQueues {
     await this.execute.add('execute', { intentId }, { jobId: intentId });
   }
 
+  /** Queues many intents in one round trip (a job id per intent: one already queued is not added again). */
+  async enqueueIntents(intentIds: readonly string[]): Promise<void> {
+    if (intentIds.length === 0) return;
+    await this.execute.addBulk(intentIds.map((intentId) => ({ name: 'execute', data: { intentId }, opts: { jobId: intentId } })));
+  }
+
   all(): Queue[] {
     return [this.feeds, this.evaluate, this.execute, this.keeper];
   }

@@ -9,7 +9,8 @@ import { evaluateJobSchema, executeJobSchema, feedJobSchema, keeperJobSchema, QU
 /** What each queue's jobs do; main.ts supplies them. */
 export interface JobHandlers {
   feed(feed: 'market' | 'wallet' | 'prediction'): Promise<unknown>;
-  evaluate(instance: string, scheduledAtMs: number): Promise<unknown>;
+  /** One tick of a shard of strategy instances. */
+  evaluate(shard: string, scheduledAtMs: number): Promise<unknown>;
   /** `signal` aborts when shutdown runs out of patience; the intent stays resumable in the ledger. */
   execute(intentId: string, signal: AbortSignal): Promise<unknown>;
   reconcile(): Promise<unknown>;
@@ -52,7 +53,7 @@ export class KeeperWorkers {
     };
     this.workers = [
       new Worker(QUEUES.feeds, guarded('feeds', (job) => handlers.feed(feedJobSchema.parse(job.data).feed)), { ...common, concurrency: 1 }),
-      new Worker(QUEUES.evaluate, guarded('evaluate', (job) => handlers.evaluate(evaluateJobSchema.parse(job.data).instance, scheduledAt(job))), { ...common, concurrency: 4 }),
+      new Worker(QUEUES.evaluate, guarded('evaluate', (job) => handlers.evaluate(evaluateJobSchema.parse(job.data).shard, scheduledAt(job))), { ...common, concurrency: 4 }),
       // Order jobs fail on a stall instead of running again blindly; the reconciler decides from the ledger and the chain.
       new Worker(QUEUES.execute, guarded('execute', (job) => handlers.execute(executeJobSchema.parse(job.data).intentId, this.shutdown.signal)), {
         ...common,

@@ -11,6 +11,7 @@ export { StrategyStateStore } from './strategyState.js';
 export function intentLedger(store: IntentStore): IntentLedger {
   return {
     pending: (instance, keepLandedSince) => store.pending(instance, keepLandedSince),
+    pendingMany: (instances, keepLandedSince) => store.pendingMany(instances, keepLandedSince),
   };
 }
 

@@ -5,7 +5,7 @@ import { decodeJson, encodeJson } from '../lib/json.js';
 import { INTENT_KINDS, intentSchema, type Intent, type IntentKind } from '../sdk/intents.js';
 import { ALLOWED_FROM, INTENT_STATES, isTerminal, type IntentState } from '../engine/states.js';
 import { CREATE_INTENT_LUA_FN, intentKeys, newIntentFields, parseOrProblem, type CorruptIntent, type NewIntent } from './intentLayout.js';
-import { readPending, type PendingRecord } from './pendingIntents.js';
+import { readPending, readPendingMany, type PendingRecord } from './pendingIntents.js';
 import { DurableWriter, type StoreDurability } from './durable.js';
 
 export type { CorruptIntent, NewIntent } from './intentLayout.js';
@@ -299,6 +299,11 @@ export class IntentStore {
    */
   pending(instance: string, keepLandedSince: number): Promise<{ intents: PendingRecord[]; corrupt: CorruptIntent[] }> {
     return readPending(this.redis, this.prefix, instance, keepLandedSince);
+  }
+
+  /** `pending` for many instances in two round trips; see `readPendingMany`. */
+  pendingMany(instances: readonly string[], keepLandedSince: number): Promise<Map<string, { intents: PendingRecord[]; corrupt: CorruptIntent[] }>> {
+    return readPendingMany(this.redis, this.prefix, instances, keepLandedSince);
   }
 }
 

@@ -60,8 +60,13 @@ const SCHEMAS = { market: marketSnapshotSchema, prediction: predictionSnapshotSc
 type Name = keyof typeof SCHEMAS;
 type Of<N extends Name> = z.output<(typeof SCHEMAS)[N]>;
 
-/** Reads and writes snapshots under `<prefix>:snap:<name>`. */
+/**
+ * Reads and writes snapshots under `<prefix>:snap:<name>`. A snapshot read again unchanged is not parsed again: the
+ * last parse of each is kept (with the text it came from), so the shards of one tick parse each snapshot once.
+ */
 export class SnapshotStore {
+  private readonly parsed = new Map<Name, { text: string; value: unknown }>();
+
   constructor(
     private readonly redis: Redis,
     private readonly prefix: string,
@@ -75,6 +80,10 @@ export class SnapshotStore {
   async read<N extends Name>(name: N): Promise<Of<N> | undefined> {
     const text = await this.redis.get(`${this.prefix}:snap:${name}`);
     if (text === null) return undefined;
-    return SCHEMAS[name].parse(decodeJson(text)) as Of<N>;
+    const last = this.parsed.get(name);
+    if (last && last.text === text) return last.value as Of<N>;
+    const value = SCHEMAS[name].parse(decodeJson(text)) as Of<N>;
+    this.parsed.set(name, { text, value });
+    return value;
   }
 }

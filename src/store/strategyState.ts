@@ -1,7 +1,7 @@
 import type { Redis } from 'ioredis';
 import { z } from 'zod';
 import { decodeJson, encodeJson } from '../lib/json.js';
-import type { CommitOutcome, DecisionSummary, EvaluationCommit, LoadedStrategyState, StrategyStatePort } from '../engine/ports.js';
+import type { DecisionSummary, LoadedShard, LoadedStrategyState, ShardCommit, ShardOutcome, StrategyStatePort } from '../engine/ports.js';
 import { INTENT_STATES } from '../engine/states.js';
 import { CREATE_INTENT_LUA_FN, intentKeys, newIntentFields } from './intentLayout.js';
 
@@ -15,37 +15,55 @@ const decisionSchema = z.object({
 const stateSchema = z.record(z.string(), z.unknown());
 const intentStateSchema = z.enum(INTENT_STATES);
 
-// One evaluation's writes, all or nothing, fenced by the applied window the evaluation read: the intents (created
-// only if absent), the strategy state, the new applied window and the decision. Every key is declared.
-// KEYS[1] state, KEYS[2] applied window, KEYS[3] decision, KEYS[4] intents index, KEYS[5] the instance's intent
-// index, then per intent: KEYS[6+2j] its hash, KEYS[7+2j] its initial state's set.
-// ARGV[1] expected applied window ('' = none yet), ARGV[2] new window, ARGV[3] state ('' = keep), ARGV[4] decision,
-// ARGV[5] number of intents, then per intent: id, createdAt, initial state, number of field strings, the fields.
-// Returns {'conflict', applied window or ''} or {'ok', created|exists, state, created|exists, state, ...}.
-const COMMIT_LUA = `${CREATE_INTENT_LUA_FN}
-local cur = redis.call('GET', KEYS[2])
+// One shard's evaluation: the writes of every instance that changed, and the shard's applied window, all or
+// nothing, fenced by the shard window the evaluation read. KEYS[1] the shard's window, KEYS[2] the intents index,
+// then per instance: its state, window, decision and intent index, then per intent its hash and initial state set.
+// ARGV[1] expected shard window ('' = none yet), ARGV[2] new window, ARGV[3] number of instances, then per instance:
+// state ('' = keep), decision ('' = keep), '1' to apply (move its window), number of intents, then per intent: id,
+// createdAt, initial state, number of field strings, the fields. An instance whose own window is already at or
+// past the new one (decided under another shard layout) is left alone: 'stale'.
+// Returns {'conflict', shard window or ''} or {'ok', per instance: applied|stale|kept, per intent: created|exists, state}.
+const COMMIT_SHARD_LUA = `${CREATE_INTENT_LUA_FN}
+local cur = redis.call('GET', KEYS[1])
 if (cur or '') ~= ARGV[1] then return {'conflict', cur or ''} end
 if cur and tonumber(ARGV[2]) <= tonumber(cur) then return {'conflict', cur} end
 local out = {'ok'}
-local a = 6
-for j = 0, tonumber(ARGV[5]) - 1 do
-  local n = tonumber(ARGV[a + 3])
-  local fields = {}
-  for f = a + 4, a + 3 + n do fields[#fields + 1] = ARGV[f] end
-  local r = create_intent(KEYS[6 + 2 * j], KEYS[4], KEYS[7 + 2 * j], KEYS[5], ARGV[a], ARGV[a + 1], ARGV[a + 2], fields)
-  out[#out + 1] = r[1]
-  out[#out + 1] = r[2] or ''
-  a = a + 4 + n
+local a = 4
+local k = 3
+for i = 1, tonumber(ARGV[3]) do
+  local state, decision, apply, n = ARGV[a], ARGV[a + 1], ARGV[a + 2], tonumber(ARGV[a + 3])
+  a = a + 4
+  local own = redis.call('GET', KEYS[k + 1])
+  local stale = apply == '1' and own and tonumber(own) >= tonumber(ARGV[2])
+  if stale then out[#out + 1] = 'stale' elseif apply == '1' then out[#out + 1] = 'applied' else out[#out + 1] = 'kept' end
+  for j = 0, n - 1 do
+    local m = tonumber(ARGV[a + 3])
+    if stale then
+      out[#out + 1] = 'skipped'
+      out[#out + 1] = ''
+    else
+      local fields = {}
+      for f = a + 4, a + 3 + m do fields[#fields + 1] = ARGV[f] end
+      local r = create_intent(KEYS[k + 4 + 2 * j], KEYS[2], KEYS[k + 5 + 2 * j], KEYS[k + 3], ARGV[a], ARGV[a + 1], ARGV[a + 2], fields)
+      out[#out + 1] = r[1]
+      out[#out + 1] = r[2] or ''
+    end
+    a = a + 4 + m
+  end
+  if not stale then
+    if state ~= '' then redis.call('SET', KEYS[k], state) end
+    if apply == '1' then redis.call('SET', KEYS[k + 1], ARGV[2]) end
+    if decision ~= '' then redis.call('SET', KEYS[k + 2], decision) end
+  end
+  k = k + 4 + 2 * n
 end
-if ARGV[3] ~= '' then redis.call('SET', KEYS[1], ARGV[3]) end
-redis.call('SET', KEYS[2], ARGV[2])
-redis.call('SET', KEYS[3], ARGV[4])
+redis.call('SET', KEYS[1], ARGV[2])
 return out
 `;
 
 /**
- * Strategy state, applied window and last decision in Redis. An evaluation loads the state and applied window in
- * one round trip and commits its intents, state, window and decision in one script (see `StrategyStatePort`).
+ * Strategy state, applied window and last decision in Redis. A shard's evaluation loads its instances' states and
+ * windows in one round trip and commits every change with the shard's window in one script (see `StrategyStatePort`).
  */
 export class StrategyStateStore implements StrategyStatePort {
   constructor(
@@ -64,27 +82,69 @@ export class StrategyStateStore implements StrategyStatePort {
     return { state: state === null || state === undefined ? {} : stateSchema.parse(decodeJson(state)), appliedWindow: parseWindow(window ?? null) };
   }
 
-  async commit(instance: string, c: EvaluationCommit): Promise<CommitOutcome> {
-    const k = this.keys(instance);
-    const ik = intentKeys(this.prefix);
-    const keys = [k.state, k.window, k.decision, ik.index, ik.byInstance(instance)];
-    const args = [c.expectedWindow === null ? '' : String(c.expectedWindow), String(c.window), c.state === undefined ? '' : encodeJson(c.state), JSON.stringify(c.decision), String(c.intents.length)];
-    for (const rec of c.intents) {
-      const { initial, fields } = newIntentFields(rec);
-      keys.push(ik.record(rec.id), ik.stateSet(initial));
-      args.push(rec.id, String(rec.createdAt), initial, String(fields.length), ...fields);
+  async loadShard(shard: string, instances: readonly string[]): Promise<LoadedShard> {
+    const keys = [this.shardWindowKey(shard)];
+    for (const i of instances) {
+      const k = this.keys(i);
+      keys.push(k.state, k.window);
     }
-    const out = (await this.redis.eval(COMMIT_LUA, keys.length, ...keys, ...args)) as string[];
+    const values = await this.redis.mget(...keys);
+    const states = new Map<string, LoadedStrategyState>();
+    instances.forEach((i, n) => {
+      const state = values[1 + 2 * n] ?? null;
+      states.set(i, { state: state === null ? {} : stateSchema.parse(decodeJson(state)), appliedWindow: parseWindow(values[2 + 2 * n] ?? null) });
+    });
+    return { appliedWindow: parseWindow(values[0] ?? null), states };
+  }
+
+  async commitShard(shard: string, c: ShardCommit): Promise<ShardOutcome> {
+    const ik = intentKeys(this.prefix);
+    const keys = [this.shardWindowKey(shard), ik.index];
+    const args = [c.expectedWindow === null ? '' : String(c.expectedWindow), String(c.window), String(c.instances.length)];
+    for (const inst of c.instances) {
+      const k = this.keys(inst.instance);
+      keys.push(k.state, k.window, k.decision, ik.byInstance(inst.instance));
+      const apply = inst.intents.length > 0 || inst.state !== undefined;
+      args.push(inst.state === undefined ? '' : encodeJson(inst.state), inst.decision === undefined ? '' : JSON.stringify(inst.decision), apply ? '1' : '0', String(inst.intents.length));
+      for (const rec of inst.intents) {
+        const { initial, fields } = newIntentFields(rec);
+        keys.push(ik.record(rec.id), ik.stateSet(initial));
+        args.push(rec.id, String(rec.createdAt), initial, String(fields.length), ...fields);
+      }
+    }
+    const out = (await this.redis.eval(COMMIT_SHARD_LUA, keys.length, ...keys, ...args)) as string[];
     if (out[0] === 'conflict') return { ok: false, appliedWindow: parseWindow(out[1] || null) };
-    return {
-      ok: true,
-      intents: c.intents.map((rec, j) => {
-        const state = intentStateSchema.safeParse(out[2 + 2 * j]);
-        // Only an existing record without a readable state gets here: a corrupt hash under a new intent's id.
+    let at = 1;
+    const instances = c.instances.map((inst) => {
+      const outcome = out[at++] as 'applied' | 'stale' | 'kept';
+      const intents = inst.intents.map((rec) => {
+        const created = out[at++];
+        const raw = out[at++];
+        if (created === 'skipped') return undefined;
+        const state = intentStateSchema.safeParse(raw);
         if (!state.success) throw new Error(`intent ${rec.id} exists with an unreadable state; not enqueued`);
-        return { id: rec.id, created: out[1 + 2 * j] === 'created', state: state.data };
-      }),
-    };
+        return { id: rec.id, created: created === 'created', state: state.data };
+      });
+      return { instance: inst.instance, stale: outcome === 'stale', intents: intents.filter((i) => i !== undefined) };
+    });
+    return { ok: true, instances };
+  }
+
+  /** Records decisions that change no state (skips, failures), in one round trip. */
+  async recordDecisions(decisions: ReadonlyMap<string, DecisionSummary>): Promise<void> {
+    if (decisions.size === 0) return;
+    const pipe = this.redis.pipeline();
+    for (const [instance, d] of decisions) pipe.set(this.keys(instance).decision, JSON.stringify(d));
+    await pipe.exec();
+  }
+
+  /** Start (unix ms) of the last window a shard committed; null before its first. */
+  async shardWindow(shard: string): Promise<number | null> {
+    return parseWindow(await this.redis.get(this.shardWindowKey(shard)));
+  }
+
+  private shardWindowKey(shard: string): string {
+    return `${this.prefix}:shard:${shard}:window`;
   }
 
   async recordDecision(instance: string, decision: DecisionSummary): Promise<void> {

@@ -24,12 +24,12 @@ describe('exactly once with two keepers on one Redis and prefix', () => {
     const b = c.spawn({ config });
 
     await c.waitAllDone(maxRuns, 45_000);
-    // Both upserted the same job schedulers: still one per id (one strategy, the reconciler, the feeds).
+    // Both upserted the same job schedulers: still one per id (one shard, the reconciler and keeper jobs, the feeds).
     const evaluate = new Queue('evaluate', { connection: { host: '127.0.0.1', port: h.redis.port }, prefix: c.prefix });
     const keeper = new Queue('keeper', { connection: { host: '127.0.0.1', port: h.redis.port }, prefix: c.prefix });
     try {
-      expect((await evaluate.getJobSchedulers()).map((s) => s.key)).toEqual(['strategy-dca']);
-      expect((await keeper.getJobSchedulers()).map((s) => s.key)).toEqual(['keeper-reconcile']);
+      expect((await evaluate.getJobSchedulers()).map((s) => s.key)).toEqual(['evaluate-e2000.0of1']);
+      expect((await keeper.getJobSchedulers()).map((s) => s.key).sort()).toEqual(['keeper-cancel-resting', 'keeper-claims', 'keeper-reconcile', 'keeper-stale-orders', 'keeper-sweep', 'keeper-venue-reconcile']);
     } finally {
       await Promise.all([evaluate.close(), keeper.close()]);
     }

@@ -7,8 +7,8 @@ import { dcaSwapsConfig, writeConfig } from '../helpers/keeper.js';
 import { SOL, USDC } from '../helpers/sim.js';
 
 // An operator removes a strategy from the config and restarts the keeper while one of its swaps is still queued.
-// Its schedule must go (no new decisions), and what it already decided must still be carried out exactly once:
-// the executor works from the ledger, not from the config.
+// Its schedule must go (its shard, the only one of its cadence, loses its scheduler: no new decisions), and what it
+// already decided must still be carried out exactly once: the executor works from the ledger, not from the config.
 describe('removing a strategy from the config', () => {
   let h: Harness;
   beforeAll(async () => {
@@ -22,7 +22,7 @@ describe('removing a strategy from the config', () => {
     const c = await h.newCase('cfg');
     c.dumpOnFailure(onTestFailed);
     const dca = { id: 'dca', inputMint: 'SOL', outputMint: 'USDC', amount: 10_000_000n, maxRuns: 1 };
-    const gone = { id: 'gone', inputMint: 'SOL', outputMint: 'USDC', amount: 20_000_000n, maxRuns: 1 };
+    const gone = { id: 'gone', inputMint: 'SOL', outputMint: 'USDC', amount: 20_000_000n, maxRuns: 1, everySeconds: 3 };
     const before = writeConfig(h.dir, dcaSwapsConfig({ venueUrl: h.sim.url, prefix: c.prefix, instances: [dca, gone] }), `${c.prefix}-before.yaml`);
     const after = writeConfig(h.dir, dcaSwapsConfig({ venueUrl: h.sim.url, prefix: c.prefix, instances: [dca] }), `${c.prefix}-after.yaml`);
 
@@ -39,13 +39,14 @@ describe('removing a strategy from the config', () => {
     const evaluate = new Queue('evaluate', { connection: { host: '127.0.0.1', port: h.redis.port }, prefix: c.prefix });
     try {
       await execute.add('execute', { intentId: id }, { jobId: id });
-      expect((await evaluate.getJobSchedulers()).map((s) => s.key).sort()).toEqual(['strategy-dca', 'strategy-gone']);
+      // One shard per cadence: dca every 2 s, gone every 3 s.
+      expect((await evaluate.getJobSchedulers()).map((s) => s.key).sort()).toEqual(['evaluate-e2000.0of1', 'evaluate-e3000.0of1']);
 
       // Restarted without `gone`.
       const k = c.spawn({ config: after });
-      await k.waitForLog((l) => l.msg === 'removed the scheduler of a strategy no longer configured' && l.scheduler === 'strategy-gone', 30_000);
+      await k.waitForLog((l) => l.msg === 'removed the scheduler of a shard no longer configured' && l.scheduler === 'evaluate-e3000.0of1', 30_000);
       await c.waitAllDone(dca.maxRuns, 45_000);
-      expect((await evaluate.getJobSchedulers()).map((s) => s.key)).toEqual(['strategy-dca']);
+      expect((await evaluate.getJobSchedulers()).map((s) => s.key)).toEqual(['evaluate-e2000.0of1']);
       expect(await c.stop(k)).toBe(0);
     } finally {
       await Promise.all([execute.close(), evaluate.close()]);

@@ -124,7 +124,7 @@ describe('evaluation of a strategy', () => {
 
     it('records nothing when it crashes before the commit; the replay records the same intent once', async () => {
       await writeSnapshots(now);
-      const crashing: EvaluateDeps['states'] = { load: (i) => states.load(i), recordDecision: (i, d) => states.recordDecision(i, d), commit: () => Promise.reject(new Error('process killed')) };
+      const crashing: EvaluateDeps['states'] = { loadShard: (k, i) => states.loadShard(k, i), recordDecisions: (d) => states.recordDecisions(d), commitShard: () => Promise.reject(new Error('process killed')) };
       await expect(evaluate(good(), w(7), now, deps({ states: crashing }))).rejects.toThrow('process killed');
       expect(await intents.all()).toEqual([]);
       expect(await states.getState('inst-good')).toEqual({});

@@ -171,6 +171,8 @@ export interface KeeperStatePort {
   unlock(task: string, token: string): Promise<void>;
   recordRun(task: string, run: KeeperRun): Promise<void>;
   writeSweep(report: SweepReport): Promise<void>;
+  /** The last sweep's report, if any. */
+  lastSweep(): Promise<SweepReport | null>;
 }
 
 /** The kill switch as the keeper reads and answers it. */

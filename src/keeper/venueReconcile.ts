@@ -28,6 +28,10 @@ export async function reconcileVenue(d: KeeperDeps): Promise<KeeperJobResult> {
   const records = await d.ledger.read([...new Set([...tracked, ...fresh])]);
   await d.state.setCursor(now);
 
+  // A tracked intent whose record is gone (removed by hand) is tracked no more.
+  const read = new Set(records.map((r) => r.id));
+  for (const id of tracked) if (!read.has(id)) await d.state.ended(id, now);
+
   const active: KeeperIntentRecord[] = [];
   for (const r of records) {
     if (!OPENS_ORDER[r.kind] || r.state !== 'landed') continue;

@@ -62,11 +62,12 @@ export class KeeperWorkers {
         lockDuration: s.jobLockMs,
         stalledInterval: Math.max(1_000, Math.floor(s.jobLockMs / 2)),
       }),
-      // Two at a time: a slow venue job (a sweep reading many escrows) does not hold up the intent reconciler.
+      // One at a time: the intent reconciler never overlaps itself; the venue jobs are short (the sweep reads only
+      // the escrows of orders that ended since the last one).
       new Worker(QUEUES.keeper, guarded('keeper', (job) => {
         const { task } = keeperJobSchema.parse(job.data);
         return task === 'reconcile' ? handlers.reconcile() : handlers.keeperTask(task);
-      }), { ...common, concurrency: 2 }),
+      }), { ...common, concurrency: 1 }),
     ];
     for (const w of this.workers) {
       w.on('failed', (job, err) => s.logger.warn({ queue: w.name, job: job?.id, attempts: job?.attemptsMade, err: err.message }, 'job failed'));

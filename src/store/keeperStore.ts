@@ -7,6 +7,8 @@ import { decodeJson, encodeJson } from '../lib/json.js';
 import { intentKeys } from './intentLayout.js';
 import type { IntentStore } from './intents.js';
 
+/** Claims noted for status, at most. */
+const MAX_CLAIM_NOTES = 100;
 /** Intent records read per round trip when scanning the ledger. */
 const READ_CHUNK = 500;
 
@@ -154,7 +156,8 @@ export class KeeperStore implements KeeperLedgerPort, KeeperStatePort {
 
   async noteClaim(id: string, at: number): Promise<void> {
     // NX: the first time a claim was recorded is when it was made; a later cycle meeting it again changes nothing.
-    await this.redis.zadd(this.keys.claims, 'NX', at, id);
+    // Status lists the latest; older notes are dropped so the set does not grow with every claim ever made.
+    await this.redis.multi().zadd(this.keys.claims, 'NX', at, id).zremrangebyrank(this.keys.claims, 0, -(MAX_CLAIM_NOTES + 1)).exec();
   }
 
   async lock(task: string, ttlMs: number): Promise<string | null> {
@@ -173,6 +176,13 @@ export class KeeperStore implements KeeperLedgerPort, KeeperStatePort {
 
   async writeSweep(report: SweepReport): Promise<void> {
     await this.redis.set(this.keys.sweep, encodeJson(report));
+  }
+
+  async lastSweep(): Promise<SweepReport | null> {
+    const raw = await this.redis.get(this.keys.sweep);
+    if (raw === null) return null;
+    const parsed = sweepSchema.safeParse(safeDecode(raw));
+    return parsed.success ? parsed.data : null;
   }
 }
 

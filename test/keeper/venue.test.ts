@@ -124,6 +124,11 @@ describe('the keeper jobs against the venue', { timeout: 180_000 }, () => {
     const escrow = sendIntoEscrow(world, kit, order, 1_000_000n);
     const report = await sweepEscrows(kit.deps);
     expect(report.counts).toMatchObject({ stranded: 1, unclaimed: 1 });
+    // Found stranded, it is checked again at every sweep until it is empty; the clean order is not read again once
+    // the sweeps have moved past its end.
+    const later = (minutes: number) => ({ ...kit.deps, now: () => Date.now() + minutes * 60_000 });
+    expect((await sweepEscrows(later(10))).counts).toMatchObject({ checkedOrders: 2, stranded: 1 });
+    expect((await sweepEscrows(later(20))).counts).toMatchObject({ checkedOrders: 1, stranded: 1 });
     const status = await readKeeperStatus(world.redis, kit.prefix, kit.store);
     expect(status.sweep).toMatchObject({ stranded: [{ intent: buy.id, product: 'prediction', order, account: escrow, mint: USDC, amount: 1_000_000n }], unclaimed: [{ position: won.position, payoutMicroUsd: won.contractsMicro }], unclaimedMicroUsd: won.contractsMicro });
     await kit.close();

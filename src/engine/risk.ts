@@ -142,7 +142,9 @@ function checkIntent(intent: Intent, inputs: RiskInputs, boughtUsd: ReadonlyMap<
     if (limits.denyMints?.includes(entered)) return refuse('mint-denylist', `${nameOf(entered)} is on the deny list (risk.denyMints)`);
     if (limits.allowMints && limits.allowMints.length > 0 && !limits.allowMints.includes(entered)) return refuse('mint-allowlist', `${nameOf(entered)} is not on the allow list (risk.allowMints)`);
   }
-  const spend = spendOf(intent);
+  // An ExactOut swap's amount is its output: what it spends is that output's worth in the input, plus the slippage.
+  const spend = intent.kind === 'swap' && intent.swapMode === 'ExactOut' ? exactOutSpend(intent, market, limits.maxSlippageBps) : spendOf(intent);
+  if (spend === 'price-unknown') return refuse('price-unknown', 'no price for both mints of an ExactOut swap: what it spends cannot be valued');
   let notionalUsd = 0;
   if (spend) {
     const price = market.prices[spend.mint];
@@ -239,7 +241,20 @@ function marketOf(marketId: string, prediction: PredictionData | undefined): Mar
   return undefined;
 }
 
-/** What an intent spends from the wallet, if anything. */
+/**
+ * What an ExactOut swap spends at most: its exact output's worth in the input at the feed's prices, plus its slippage
+ * bound (the intent's, at most the config's), rounded up; 'price-unknown' when the feed lacks either price.
+ */
+export function exactOutSpend(intent: Extract<Intent, { kind: 'swap' }>, market: MarketData, maxSlippageBps: number): { mint: string; amount: bigint } | 'price-unknown' {
+  const pin = market.prices[intent.inputMint];
+  const pout = market.prices[intent.outputMint];
+  if (!pin || !pout || !(pin.usd > 0) || !(pout.usd > 0)) return 'price-unknown';
+  const slippage = Math.min(intent.slippageBps ?? maxSlippageBps, maxSlippageBps);
+  const inUnits = (Number(intent.amount) / 10 ** pout.decimals) * (pout.usd / pin.usd) * (1 + slippage / 10_000);
+  return { mint: intent.inputMint, amount: BigInt(Math.ceil(inUnits * 10 ** pin.decimals)) };
+}
+
+/** What an intent spends from the wallet, if anything (an ExactOut swap: see exactOutSpend). */
 export function spendOf(intent: Intent): { mint: string; amount: bigint } | undefined {
   switch (intent.kind) {
     case 'swap':

@@ -1,5 +1,5 @@
 // The keeper jobs: claims, venue reconciliation, stale-order closing, escrow sweep, the kill switch's cancels.
-export { KeeperJobs } from './jobs.js';
+export { KeeperJobError, KeeperJobs } from './jobs.js';
 export { keeperSettings, type KeeperDeps, type KeeperJobResult, type KeeperSettings } from './deps.js';
 export { keeperIntentId, MAX_GENERATIONS, recordKeeperIntent } from './intents.js';
 export { claimWinnings } from './claims.js';

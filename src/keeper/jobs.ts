@@ -1,4 +1,5 @@
 import type { KeeperRun, KeeperTask } from '../engine/keeperPorts.js';
+import { KeeperError } from '../lib/errors.js';
 import { cancelResting } from './cancelResting.js';
 import { claimWinnings } from './claims.js';
 import type { KeeperDeps, KeeperJobResult } from './deps.js';
@@ -15,14 +16,26 @@ const JOBS: Record<KeeperTask, (d: KeeperDeps) => Promise<KeeperJobResult>> = {
   'cancel-resting': cancelResting,
 };
 
+/**
+ * A keeper job failed. Retried at its next run, never a reason to stop trading: a job reads products the strategies
+ * may not use (a prediction API the deployment's region or key cannot reach answers 403), so an error that would
+ * call for a human elsewhere is reported here, with its code, without engaging the kill switch.
+ */
+export class KeeperJobError extends KeeperError {
+  constructor(task: KeeperTask, cause: unknown) {
+    const code = cause instanceof KeeperError ? cause.code : 'UNEXPECTED';
+    super('KEEPER_JOB_FAILED', 'retry', `keeper job ${task} failed (${code}): ${cause instanceof Error ? cause.message : String(cause)}`, { details: { task, code }, cause });
+  }
+}
+
 /** A run lock outlives a hung run by at most this long; a normal run releases it when it ends. */
 const LOCK_MS = 5 * 60_000;
 
 /**
  * The keeper jobs behind one interface for the scheduler's keeper queue. A task never overlaps itself, across
  * workers too (a run lock in Redis; a run that finds it held is skipped), and every run's outcome is recorded for
- * status. A failed run is recorded and its error thrown again, so the worker reports it (and engages the kill
- * switch for an error that needs a human, as for any job).
+ * status. A failed run is recorded and thrown as a KeeperJobError, which the worker reports as a failed job; it
+ * does not engage the kill switch (see KeeperJobError).
  */
 export class KeeperJobs {
   constructor(private readonly d: KeeperDeps) {}
@@ -45,7 +58,7 @@ export class KeeperJobs {
     } catch (err) {
       const message = err instanceof Error ? err.message : String(err);
       await d.state.recordRun(task, { at, durationMs: d.now() - at, outcome: 'error', summary: `failed: ${message.slice(0, 200)}`, counts: {}, error: message.slice(0, 500) });
-      throw err;
+      throw new KeeperJobError(task, err);
     } finally {
       await d.state.unlock(task, token);
     }

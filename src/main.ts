@@ -28,7 +28,7 @@ import { IntentStore } from './store/intents.js';
 import { KeeperStore } from './store/keeperStore.js';
 import { KillSwitchStore } from './store/killSwitch.js';
 import { PnlStore } from './store/pnl.js';
-import { RedisBucketStore } from './store/rateBucket.js';
+import { bucketNamespaceFor, RedisBucketStore } from './store/rateBucket.js';
 import { assertDatabase, checkRedis, clearNamespace, createRedis } from './store/redis.js';
 import { SnapshotStore } from './store/snapshots.js';
 
@@ -100,12 +100,13 @@ async function wireKeeper(o: KeeperOptions, opened: Closer[]): Promise<RunningKe
     customRequestsPerMinute: config.api.requestsPerMinute,
     timeoutMs: config.api.timeoutMs,
     // One bucket per API key on this Redis, shared with every keeper whatever its prefix (not namespaced by it).
-    bucketStore: new RedisBucketStore(redis),
+    bucketStore: new RedisBucketStore(redis, bucketNamespaceFor(prefix)),
     logger: logger.child({ component: 'jupiter' }),
   });
   const rpc = new SolanaRpc(o.rpcUrl);
   const intents = new IntentStore(redis, prefix, { durability: { mode: health.durability, replicas: health.replicas } });
   opened.push(() => intents.close());
+  await intents.indexActiveInstances();
   const snapshots = new SnapshotStore(redis, prefix);
   const states = new StrategyStateStore(redis, prefix);
   const risk = new RiskStore(redis, prefix);

@@ -8,15 +8,17 @@ import type { NewIntentRecord } from '../engine/ports.js';
 
 /**
  * Lua: creates one intent record if absent and indexes it (all intents by creation time, the initial state's set,
- * and the instance's own index, which the pending read uses). Returns {'created', state} or {'exists', state}.
+ * the instance's own index, which the pending read uses, and the set of instance indexes that are not empty, so a
+ * shard's pending read touches only those). Returns {'created', state} or {'exists', state}.
  */
 export const CREATE_INTENT_LUA_FN = `
-local function create_intent(hash, index, stateSet, byInstance, id, createdAt, initial, fields)
+local function create_intent(hash, index, stateSet, byInstance, active, id, createdAt, initial, fields)
   if redis.call('EXISTS', hash) == 1 then return {'exists', redis.call('HGET', hash, 'state')} end
   redis.call('HSET', hash, unpack(fields))
   redis.call('ZADD', index, createdAt, id)
   redis.call('SADD', stateSet, id)
   redis.call('ZADD', byInstance, createdAt, id)
+  redis.call('SADD', active, byInstance)
   return {'created', initial}
 end
 `;
@@ -54,6 +56,8 @@ export function intentKeys(prefix: string) {
     stateSet: (state: IntentState) => `${prefix}:intents:state:${state}`,
     /** Ids of an instance's intents that may still be pending (pruned by the pending read), scored by creation time. */
     byInstance: (instance: string) => `${prefix}:intents:instance:${instance}`,
+    /** The instance indexes (their keys) that may hold ids: what a shard's pending read looks into. */
+    active: `${prefix}:intents:active`,
   };
 }
 

@@ -5,7 +5,7 @@ import { decodeJson, encodeJson } from '../lib/json.js';
 import { INTENT_KINDS, intentSchema, type Intent, type IntentKind } from '../sdk/intents.js';
 import { ALLOWED_FROM, INTENT_STATES, isTerminal, type IntentState } from '../engine/states.js';
 import { CREATE_INTENT_LUA_FN, intentKeys, newIntentFields, parseOrProblem, type CorruptIntent, type NewIntent } from './intentLayout.js';
-import { readPending, readPendingMany, type PendingRecord } from './pendingIntents.js';
+import { indexActiveInstances, readPending, readPendingMany, type PendingRecord } from './pendingIntents.js';
 import { DurableWriter, type StoreDurability } from './durable.js';
 
 export type { CorruptIntent, NewIntent } from './intentLayout.js';
@@ -141,7 +141,7 @@ return {'ok', cur[1]}
 const CREATE_LUA = `${CREATE_INTENT_LUA_FN}
 local fields = {}
 for i = 4, #ARGV do fields[#fields + 1] = ARGV[i] end
-return create_intent(KEYS[1], KEYS[2], KEYS[3], KEYS[4], ARGV[1], ARGV[2], ARGV[3], fields)
+return create_intent(KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5], ARGV[1], ARGV[2], ARGV[3], fields)
 `;
 
 /** The intent ledger in Redis: the system of record of what the bot decided and what happened to it. */
@@ -177,7 +177,7 @@ export class IntentStore {
   async create(rec: NewIntent): Promise<{ created: boolean; state: IntentState }> {
     const { initial, fields } = newIntentFields(rec);
     const k = intentKeys(this.prefix);
-    const out = (await this.redis.eval(CREATE_LUA, 4, k.record(rec.id), k.index, k.stateSet(initial), k.byInstance(rec.instance), rec.id, String(rec.createdAt), initial, ...fields)) as [string, string];
+    const out = (await this.redis.eval(CREATE_LUA, 5, k.record(rec.id), k.index, k.stateSet(initial), k.byInstance(rec.instance), k.active, rec.id, String(rec.createdAt), initial, ...fields)) as [string, string];
     return { created: out[0] === 'created', state: stateSchema.parse(out[1]) };
   }
 
@@ -301,7 +301,12 @@ export class IntentStore {
     return readPending(this.redis, this.prefix, instance, keepLandedSince);
   }
 
-  /** `pending` for many instances in two round trips; see `readPendingMany`. */
+  /** Indexes a ledger written before the set of non-empty instance indexes existed (once; see indexActiveInstances). */
+  indexActiveInstances(): Promise<number> {
+    return indexActiveInstances(this.redis, this.prefix);
+  }
+
+  /** `pending` for many instances in three round trips; see `readPendingMany`. */
   pendingMany(instances: readonly string[], keepLandedSince: number): Promise<Map<string, { intents: PendingRecord[]; corrupt: CorruptIntent[] }>> {
     return readPendingMany(this.redis, this.prefix, instances, keepLandedSince);
   }

@@ -60,51 +60,86 @@ export async function readPending(redis: Redis, prefix: string, instance: string
   return { intents, corrupt };
 }
 
+// Drops ids that can never be pending again from an instance's index, and the index from the set of non-empty ones
+// once it is empty (in one script: an id added meanwhile keeps it in the set). KEYS[1] the index, KEYS[2] the set.
+const PRUNE_LUA = `
+if #ARGV > 0 then redis.call('ZREM', KEYS[1], unpack(ARGV)) end
+if redis.call('ZCARD', KEYS[1]) == 0 then redis.call('SREM', KEYS[2], KEYS[1]) end
+return 1
+`;
+
 /**
- * `readPending` for many instances at once, in two round trips whatever their number: every instance's index in
- * one pipeline, then the fields of every id found in another (most instances have nothing in flight: their index
- * is empty and costs one ZRANGE). Ids that can never be pending again are dropped from their indexes on the way.
+ * `readPending` for many instances at once, in three round trips whatever their number: which of their indexes
+ * are not empty (one SMISMEMBER on the set every new intent adds its instance's index to), those indexes in one
+ * pipeline, then the fields of every id found in another. Most instances have nothing in flight and cost nothing
+ * but their name in the first call. Ids that can never be pending again are dropped on the way, and an index left
+ * empty leaves the set.
  */
 export async function readPendingMany(redis: Redis, prefix: string, instances: readonly string[], keepLandedSince: number): Promise<Map<string, { intents: PendingRecord[]; corrupt: CorruptIntent[] }>> {
   const keys = intentKeys(prefix);
-  const out = new Map<string, { intents: PendingRecord[]; corrupt: CorruptIntent[] }>();
+  const out = new Map<string, { intents: PendingRecord[]; corrupt: CorruptIntent[] }>(instances.map((i) => [i, { intents: [], corrupt: [] }]));
   if (instances.length === 0) return out;
+  const member = (await redis.smismember(keys.active, ...instances.map((i) => keys.byInstance(i))));
+  const active = instances.filter((_, n) => member[n] === 1);
+  if (active.length === 0) return out;
   const ranges = redis.pipeline();
-  for (const instance of instances) ranges.zrange(keys.byInstance(instance), 0, -1);
+  for (const instance of active) ranges.zrange(keys.byInstance(instance), 0, -1);
   const idLists = ((await ranges.exec()) ?? []).map(([err, ids]) => {
     if (err) throw err;
     return ids as string[];
   });
   const wanted: Array<{ instance: string; id: string }> = [];
-  instances.forEach((instance, i) => {
-    out.set(instance, { intents: [], corrupt: [] });
-    for (const id of idLists[i] ?? []) wanted.push({ instance, id });
-  });
-  if (wanted.length === 0) return out;
-  const fields = redis.pipeline();
-  for (const w of wanted) fields.hmget(keys.record(w.id), ...FIELDS);
-  const replies = (await fields.exec()) ?? [];
   const done = new Map<string, string[]>();
-  wanted.forEach(({ instance, id }, i) => {
-    const [err, raw] = replies[i] ?? [new Error('no reply from Redis'), null];
-    if (err) throw err;
-    const values = raw as Array<string | null>;
-    const slot = out.get(instance)!;
-    const drop = () => done.set(instance, [...(done.get(instance) ?? []), id]);
-    if (values.every((v) => v === null)) return drop();
-    const parsed = parseOrProblem(schema, Object.fromEntries(FIELDS.map((f, j) => [f, values[j] ?? undefined])));
-    if ('problem' in parsed) {
-      slot.corrupt.push({ id, problem: parsed.problem });
-      return;
-    }
-    const r = parsed.value;
-    if (!isTerminal(r.state) || (r.state === 'landed' && r.updatedAt >= keepLandedSince)) slot.intents.push({ ...r, id });
-    else drop();
+  active.forEach((instance, i) => {
+    const ids = idLists[i] ?? [];
+    if (ids.length === 0) done.set(instance, []);
+    for (const id of ids) wanted.push({ instance, id });
   });
+  if (wanted.length > 0) {
+    const fields = redis.pipeline();
+    for (const w of wanted) fields.hmget(keys.record(w.id), ...FIELDS);
+    const replies = (await fields.exec()) ?? [];
+    wanted.forEach(({ instance, id }, i) => {
+      const [err, raw] = replies[i] ?? [new Error('no reply from Redis'), null];
+      if (err) throw err;
+      const values = raw as Array<string | null>;
+      const slot = out.get(instance)!;
+      const drop = () => done.set(instance, [...(done.get(instance) ?? []), id]);
+      if (values.every((v) => v === null)) return drop();
+      const parsed = parseOrProblem(schema, Object.fromEntries(FIELDS.map((f, j) => [f, values[j] ?? undefined])));
+      if ('problem' in parsed) {
+        slot.corrupt.push({ id, problem: parsed.problem });
+        return;
+      }
+      const r = parsed.value;
+      if (!isTerminal(r.state) || (r.state === 'landed' && r.updatedAt >= keepLandedSince)) slot.intents.push({ ...r, id });
+      else drop();
+    });
+  }
   if (done.size > 0) {
     const prune = redis.pipeline();
-    for (const [instance, ids] of done) prune.zrem(keys.byInstance(instance), ...ids);
+    for (const [instance, ids] of done) prune.eval(PRUNE_LUA, 2, keys.byInstance(instance), keys.active, ...ids);
     await prune.exec();
   }
   return out;
+}
+
+/**
+ * Adds every instance index of the ledger to the set of non-empty ones, once per deployment: the ledger of a
+ * version that did not keep that set is read correctly from then on. Idempotent and safe while keepers run (an
+ * index added twice is one member; one pruned meanwhile is pruned again by the next read).
+ */
+export async function indexActiveInstances(redis: Redis, prefix: string): Promise<number> {
+  const keys = intentKeys(prefix);
+  const marker = `${keys.active}:indexed`;
+  if ((await redis.exists(marker)) === 1) return 0;
+  let cursor = '0';
+  let added = 0;
+  do {
+    const [next, found] = await redis.scan(cursor, 'MATCH', `${prefix}:intents:instance:*`, 'COUNT', 1_000);
+    cursor = next;
+    if (found.length > 0) added += await redis.sadd(keys.active, ...found);
+  } while (cursor !== '0');
+  await redis.set(marker, '1');
+  return added;
 }

@@ -43,6 +43,17 @@ return 1
 export const RATE_BUCKET_NAMESPACE = 'jup-keeper';
 
 /**
+ * The namespace of the rate buckets of a keeper with this prefix. Unshared (plain) prefixes use the server-wide
+ * namespace, so every keeper of one API key on the server shares its bucket. A prefix in a Redis Cluster hash tag
+ * (`{jk}`) keeps its buckets in its tag's slot: a keeper talks only to the node that owns that slot, and a bucket
+ * in another slot would answer MOVED. Keepers of one key on a cluster share its bucket when they share the tag.
+ */
+export function bucketNamespaceFor(prefix: string): string {
+  const tag = /^\{[^}]+\}/.exec(prefix)?.[0];
+  return tag ? `${tag}:${RATE_BUCKET_NAMESPACE}` : RATE_BUCKET_NAMESPACE;
+}
+
+/**
  * The rate budget's buckets in Redis: one per API key (named by a hash of it), shared by every worker of every
  * keeper on the server whatever its prefix, so that a fleet stays inside the key's plan together (ARCHITECTURE.md
  * §7). Each bucket is one key, so the scripts run on any Redis Cluster slot. `namespace` is for tests that need

@@ -17,7 +17,7 @@ const intentStateSchema = z.enum(INTENT_STATES);
 
 // One shard's evaluation: the writes of every instance that changed, and the shard's applied window, all or
 // nothing, fenced by the shard window the evaluation read. KEYS[1] the shard's window, KEYS[2] the intents index,
-// then per instance: its state, window, decision and intent index, then per intent its hash and initial state set.
+// KEYS[3] the set of non-empty instance indexes, then per instance: its state, window, decision and intent index, then per intent its hash and initial state set.
 // ARGV[1] expected shard window ('' = none yet), ARGV[2] new window, ARGV[3] number of instances, then per instance:
 // state ('' = keep), decision ('' = keep), '1' to apply (move its window), number of intents, then per intent: id,
 // createdAt, initial state, number of field strings, the fields. An instance whose own window is already at or
@@ -29,7 +29,7 @@ if (cur or '') ~= ARGV[1] then return {'conflict', cur or ''} end
 if cur and tonumber(ARGV[2]) <= tonumber(cur) then return {'conflict', cur} end
 local out = {'ok'}
 local a = 4
-local k = 3
+local k = 4
 for i = 1, tonumber(ARGV[3]) do
   local state, decision, apply, n = ARGV[a], ARGV[a + 1], ARGV[a + 2], tonumber(ARGV[a + 3])
   a = a + 4
@@ -44,7 +44,7 @@ for i = 1, tonumber(ARGV[3]) do
     else
       local fields = {}
       for f = a + 4, a + 3 + m do fields[#fields + 1] = ARGV[f] end
-      local r = create_intent(KEYS[k + 4 + 2 * j], KEYS[2], KEYS[k + 5 + 2 * j], KEYS[k + 3], ARGV[a], ARGV[a + 1], ARGV[a + 2], fields)
+      local r = create_intent(KEYS[k + 4 + 2 * j], KEYS[2], KEYS[k + 5 + 2 * j], KEYS[k + 3], KEYS[3], ARGV[a], ARGV[a + 1], ARGV[a + 2], fields)
       out[#out + 1] = r[1]
       out[#out + 1] = r[2] or ''
     end
@@ -99,7 +99,7 @@ export class StrategyStateStore implements StrategyStatePort {
 
   async commitShard(shard: string, c: ShardCommit): Promise<ShardOutcome> {
     const ik = intentKeys(this.prefix);
-    const keys = [this.shardWindowKey(shard), ik.index];
+    const keys = [this.shardWindowKey(shard), ik.index, ik.active];
     const args = [c.expectedWindow === null ? '' : String(c.expectedWindow), String(c.window), String(c.instances.length)];
     for (const inst of c.instances) {
       const k = this.keys(inst.instance);

@@ -8,6 +8,7 @@ const OPENS_ORDER: Partial<Record<IntentKind, VenueProduct>> = {
   'recurring.create': 'recurring',
   'prediction.buy': 'prediction',
   'prediction.sell': 'prediction',
+  'prediction.closePosition': 'prediction',
 };
 
 /**
@@ -125,5 +126,5 @@ function positionOf(r: KeeperIntentRecord): string | null {
   if (r.venueOrder?.position) return r.venueOrder.position;
   const q = r.quote?.position;
   if (typeof q === 'string' && q !== '') return q;
-  return r.intent.kind === 'prediction.sell' ? r.intent.positionPubkey : null;
+  return r.intent.kind === 'prediction.sell' || r.intent.kind === 'prediction.closePosition' ? r.intent.positionPubkey : null;
 }

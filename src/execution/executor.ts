@@ -12,7 +12,7 @@ import type { SolanaRpc } from '../solana/rpc.js';
 import type { HotWallet } from '../solana/wallet.js';
 import type { IntentPatch, IntentRecord, IntentStore, MoveOptions } from '../store/intents.js';
 import { AlreadyDone, BuildRefusal } from './build.js';
-import { crashPoint, pausePoint } from './faultPoints.js';
+import { faultPoint } from './faultPoints.js';
 import { inviteNotice } from './sendInvite.js';
 import { submitAndConfirm, type AttemptEnd, type Mover } from './submit.js';
 import type { BuiltTransaction } from './types.js';
@@ -129,8 +129,7 @@ export class Executor {
     // Durable before the bytes leave the process: a lost `signed` record would make a later worker sign again.
     await move(rec, 'signed', { signedTx, signature, signatures: [...(current?.signatures ?? []), signature], lastValidBlockHeight: built.lastValidBlockHeight, route: { ...built.route, minSlot } }, { durable: true });
     log.info({ signature, lastValidBlockHeight: built.lastValidBlockHeight.toString(), via: built.route.via }, 'signed; signature persisted before submit');
-    crashPoint('after-sign');
-    await pausePoint('after-sign');
+    await faultPoint('after-sign');
     const signed = await this.deps.store.get(rec.id);
     if (!signed) throw new MissingIntentError(rec.id);
     return this.submit(signed, move, log, signal);
@@ -166,7 +165,7 @@ export class Executor {
       const builtAt = this.now();
       const route = built.route;
       await move(rec, 'built', { requestId: 'requestId' in route ? route.requestId : null, route: { ...route }, quote: built.quote });
-      crashPoint('after-build');
+      await faultPoint('after-build');
       for (;;) {
         let report: GuardReport;
         try {

@@ -7,7 +7,7 @@ import type { IntentState } from '../engine/states.js';
 import type { SolanaRpc } from '../solana/rpc.js';
 import type { IntentPatch, IntentRecord, IntentStore, MoveOptions } from '../store/intents.js';
 import { confirmSignature } from './confirm.js';
-import { crashPoint } from './faultPoints.js';
+import { faultPoint } from './faultPoints.js';
 import type { SubmitRoute } from './types.js';
 
 /** A fenced move of one intent by its current owner (the executor's). */
@@ -48,7 +48,7 @@ export async function submitAndConfirm(rec: IntentRecord, d: SubmitDeps): Promis
   } catch (err) {
     d.log.warn({ err: summarize(err) }, 'submit did not confirm; checking the chain by signature');
   }
-  crashPoint('after-submit');
+  await faultPoint('after-submit');
   const c = await confirmSignature(d.rpc, {
     signature: rec.signature,
     blockhash: tx.message.recentBlockhash,

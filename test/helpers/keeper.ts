@@ -123,7 +123,12 @@ export interface KeeperProcess {
 
 /** Spawns `jup-keeper <args>` with a clean environment (no developer .env), plus `env`. */
 export function spawnKeeper(args: string[], env: Record<string, string> = {}, cwd = ROOT): KeeperProcess {
-  const proc = spawn(process.execPath, [BIN, ...args], {
+  return spawnNode([BIN, ...args], env, cwd);
+}
+
+/** Spawns `node <args>` (a bin script and its arguments) like `spawnKeeper`, capturing its JSON log lines. */
+export function spawnNode(args: string[], env: Record<string, string> = {}, cwd = ROOT): KeeperProcess {
+  const proc = spawn(process.execPath, args, {
     cwd,
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', LOG_LEVEL: 'debug', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

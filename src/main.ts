@@ -169,7 +169,7 @@ async function wireKeeper(o: KeeperOptions, opened: Closer[]): Promise<RunningKe
   });
 
   const shards = shardRunner(
-    instances.map((s) => ({ id: s.id, definition: s.definition, params: s.params, dailyBudgetUsd: s.dailyBudgetUsd, cadence: 'every' in s.schedule ? { every: s.schedule.every } : { cron: s.schedule.cron, tz: s.schedule.tz } })),
+    instances.map((s) => ({ id: s.id, definition: s.definition, params: s.params, dailyBudgetUsd: s.dailyBudgetUsd, reactive: s.reactive, cadence: 'every' in s.schedule ? { every: s.schedule.every } : { cron: s.schedule.cron, tz: s.schedule.tz } })),
     config.execution.shardSize,
     {
       snapshots: snapshotSource(snapshots),
@@ -178,6 +178,8 @@ async function wireKeeper(o: KeeperOptions, opened: Closer[]): Promise<RunningKe
       counters: risk,
       enqueue: (intentId) => queues.enqueueIntent(intentId),
       enqueueMany: (intentIds) => queues.enqueueIntents(intentIds),
+      backlog: () => intents.countInState('planned'),
+      maxBacklog: config.execution.maxBacklog,
       limits: config.risk,
       maxIntentsPerEvaluation: config.risk.maxIntentsPerEvaluation,
       deadlineMs: config.execution.deadline,
@@ -192,14 +194,17 @@ async function wireKeeper(o: KeeperOptions, opened: Closer[]): Promise<RunningKe
     workers = new KeeperWorkers(
       {
         feed: async (feed) => {
-          if (feed === 'market') return feeds.refreshMarket([...watched.mints]);
+          if (feed === 'market') {
+            const snapshot = await feeds.refreshMarket([...watched.mints]);
+            return queues.wakeShards(shards.reactive, snapshot.at);
+          }
           if (feed === 'wallet') {
             await feeds.refreshWallet(o.wallet.address);
             return watchLossesOnSnapshots(snapshotSource(snapshots), config.risk, risk, logger.child({ component: 'risk' }), Date.now());
           }
           return feeds.refreshPrediction([...watched.categories], [...watched.markets]);
         },
-        evaluate: (shard, at) => shards.run(shard, at),
+        evaluate: (shard, trigger) => shards.run(shard, trigger),
         execute: async (id, signal) => {
           const result = await executor.execute(id, signal);
           if (result.state === 'landed' && !result.superseded) {

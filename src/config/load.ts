@@ -43,6 +43,8 @@ export interface ConfiguredStrategy {
   definition: AnyStrategy;
   /** USD the instance may trade per UTC day, if it has a budget of its own. */
   dailyBudgetUsd: number | undefined;
+  /** Decides also on every new price snapshot. */
+  reactive: boolean;
 }
 
 /** The validated, frozen configuration of a keeper, with the environment it was read with. */
@@ -113,7 +115,7 @@ export function parseConfig(text: string, file: string, registry: StrategyRegist
   const strategies = parsed.data.strategies.map((inst, i): ConfiguredStrategy => {
     const ok = checked.get(i);
     if (!ok) throw new ConfigError(file, [{ path: `strategies[${i}]`, message: 'not checked' }]); // unreachable: every entry that parses is checked
-    return { id: inst.id, strategy: inst.strategy, enabled: inst.enabled, schedule: inst.schedule, params: ok.params, definition: ok.definition, dailyBudgetUsd: inst.dailyBudgetUsd };
+    return { id: inst.id, strategy: inst.strategy, enabled: inst.enabled, schedule: inst.schedule, params: ok.params, definition: ok.definition, dailyBudgetUsd: inst.dailyBudgetUsd, reactive: inst.reactive ?? ok.definition.reactive === true };
   });
   const result = { ...parsed.data, file, strategies } as Omit<KeeperConfig, 'env'> & { env?: KeeperEnv };
   // The environment holds the secrets: not enumerable, so logging or serialising the config never includes it.

@@ -91,6 +91,8 @@ export const strategyInstanceSchema = z.strictObject({
   enabled: z.boolean().default(true),
   schedule: scheduleSchema,
   params: z.record(z.string(), z.unknown()).default({}),
+  /** Decide also on every new price snapshot (default: what the strategy says). */
+  reactive: z.boolean().optional(),
   /** USD this instance may trade per UTC day (its share of risk.maxDailyNotionalUsd); unset: no budget of its own. */
   dailyBudgetUsd: z.number().positive().max(100_000_000).optional(),
 });
@@ -235,7 +237,12 @@ export const configSchema = z.strictObject({
     reconcileEvery: duration(1_000, 600_000).default(15_000),
     /** Strategy instances of one cadence evaluated together by one job per tick (a shard). */
     shardSize: z.number().int().min(1).max(100_000).default(500),
-  }).default({ concurrency: 4, maxAttempts: 3, deadline: 300_000, jobLock: 30_000, reconcileEvery: 15_000, shardSize: 500 }),
+    /**
+     * Intents planned but not yet taken up by an execution, past which evaluation waits (backpressure): a venue or a
+     * rate budget slower than the strategies must not pile up intents that would go stale in the queue.
+     */
+    maxBacklog: z.number().int().min(1).max(1_000_000).default(100),
+  }).default({ concurrency: 4, maxAttempts: 3, deadline: 300_000, jobLock: 30_000, reconcileEvery: 15_000, shardSize: 500, maxBacklog: 100 }),
   feeds: z.strictObject({
     prices: duration(1_000, 3_600_000).default(10_000),
     wallet: duration(1_000, 3_600_000).default(15_000),

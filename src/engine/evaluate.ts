@@ -38,6 +38,13 @@ export interface EvaluateDeps {
    * every tick. Without it every decision is written.
    */
   decisionCache?: Map<string, string> | undefined;
+  /**
+   * Backpressure: how many intents are planned and not yet taken up by an execution. At `maxBacklog` or more the
+   * evaluation decides nothing this window (each instance decides again at its next one: nothing is lost, its state
+   * and pending intents are where they were).
+   */
+  backlog?: (() => Promise<number>) | undefined;
+  maxBacklog?: number | undefined;
   limits: RiskLimits;
   maxIntentsPerEvaluation: number;
   /** How long an intent may keep trying, in ms. */
@@ -105,6 +112,14 @@ export async function evaluateShard(shard: Shard, window: DecisionWindow, now: n
     if (stale) {
       log.warn(stale);
       return skipAll(stale);
+    }
+    if (deps.backlog && deps.maxBacklog !== undefined) {
+      const waiting = await deps.backlog();
+      if (waiting >= deps.maxBacklog) {
+        const message = `${waiting} planned intents wait for execution (execution.maxBacklog ${deps.maxBacklog}); deciding again next window`;
+        log.warn({ backlog: waiting }, 'execution is behind: not deciding this window');
+        return skipAll(message);
+      }
     }
 
     // The gate runs before anything is recorded, so no recorded intent ever skipped it. Its daily reservation is

@@ -6,6 +6,8 @@ export interface ShardPlanEntry {
   /** Stable for the same cadence and shard count: `<cadence tag>.<index>of<count>`. */
   key: string;
   cadence: Cadence;
+  /** Evaluated also on every new price snapshot. */
+  reactive: boolean;
   instances: string[];
 }
 
@@ -17,18 +19,19 @@ export const DEFAULT_SHARD_SIZE = 500;
  * with the same config computes the same plan, so the job a scheduler queues names the same instances wherever it
  * runs; an instance stays in its shard while the group's shard count does not change.
  */
-export function planShards(instances: ReadonlyArray<{ id: string; cadence: Cadence }>, maxPerShard = DEFAULT_SHARD_SIZE): ShardPlanEntry[] {
-  const groups = new Map<string, { cadence: Cadence; ids: string[] }>();
+export function planShards(instances: ReadonlyArray<{ id: string; cadence: Cadence; reactive?: boolean }>, maxPerShard = DEFAULT_SHARD_SIZE): ShardPlanEntry[] {
+  const groups = new Map<string, { cadence: Cadence; ids: string[]; reactive: boolean }>();
   for (const i of instances) {
-    const tag = cadenceTag(i.cadence);
-    const g = groups.get(tag) ?? { cadence: i.cadence, ids: [] };
+    // Reactive instances have shards of their own: a new price snapshot wakes only them.
+    const tag = `${i.reactive ? 'r' : ''}${cadenceTag(i.cadence)}`;
+    const g = groups.get(tag) ?? { cadence: i.cadence, ids: [], reactive: i.reactive === true };
     g.ids.push(i.id);
     groups.set(tag, g);
   }
   const out: ShardPlanEntry[] = [];
   for (const [tag, g] of [...groups].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
     const count = Math.max(1, Math.ceil(g.ids.length / Math.max(1, maxPerShard)));
-    const shards = Array.from({ length: count }, (_, n) => ({ key: `${tag}.${n}of${count}`, cadence: g.cadence, instances: [] as string[] }));
+    const shards = Array.from({ length: count }, (_, n) => ({ key: `${tag}.${n}of${count}`, cadence: g.cadence, reactive: g.reactive, instances: [] as string[] }));
     for (const id of g.ids) shards[fnv1a(id) % count]!.instances.push(id);
     out.push(...shards.filter((s) => s.instances.length > 0));
   }

@@ -6,7 +6,8 @@ export const QUEUES = { feeds: 'feeds', evaluate: 'evaluate', execute: 'execute'
 
 /** Job data of each queue, parsed when a worker picks a job up (job data is a boundary too). */
 export const feedJobSchema = z.object({ feed: z.enum(['market', 'wallet', 'prediction']) });
-export const evaluateJobSchema = z.object({ shard: z.string().min(1) });
+/** An evaluate job: a shard's tick (from its scheduler), or a reactive shard woken by the price snapshot of `pricesAt`. */
+export const evaluateJobSchema = z.object({ shard: z.string().min(1), pricesAt: z.number().int().positive().optional() });
 export const executeJobSchema = z.object({ intentId: z.string().min(1).regex(/^[^:]+$/, 'intent ids contain no colon') });
 /** Keeper jobs: `reconcile` re-drives stuck intents of the ledger; the others are the keeper's venue jobs. */
 export const keeperJobSchema = z.object({ task: z.enum(['reconcile', ...KEEPER_TASKS]) });

@@ -30,6 +30,12 @@ export class KeeperQueues {
     await this.execute.addBulk(intentIds.map((intentId) => ({ name: 'execute', data: { intentId }, opts: { jobId: intentId } })));
   }
 
+  /** Wakes reactive shards for a new price snapshot: one job each, its id naming the snapshot (added once). */
+  async wakeShards(shards: readonly string[], snapshotAt: number): Promise<void> {
+    if (shards.length === 0) return;
+    await this.evaluate.addBulk(shards.map((shard) => ({ name: 'evaluate', data: { shard, pricesAt: snapshotAt }, opts: { jobId: `prices-${shard}-${snapshotAt}` } })));
+  }
+
   all(): Queue[] {
     return [this.feeds, this.evaluate, this.execute, this.keeper];
   }

@@ -9,8 +9,8 @@ import { evaluateJobSchema, executeJobSchema, feedJobSchema, keeperJobSchema, QU
 /** What each queue's jobs do; main.ts supplies them. */
 export interface JobHandlers {
   feed(feed: 'market' | 'wallet' | 'prediction'): Promise<unknown>;
-  /** One tick of a shard of strategy instances. */
-  evaluate(shard: string, scheduledAtMs: number): Promise<unknown>;
+  /** One evaluation of a shard of strategy instances: its tick, or (reactive shards) a new price snapshot. */
+  evaluate(shard: string, trigger: { kind: 'schedule'; scheduledAtMs: number } | { kind: 'prices'; snapshotAt: number }): Promise<unknown>;
   /** `signal` aborts when shutdown runs out of patience; the intent stays resumable in the ledger. */
   execute(intentId: string, signal: AbortSignal): Promise<unknown>;
   reconcile(): Promise<unknown>;
@@ -53,7 +53,10 @@ export class KeeperWorkers {
     };
     this.workers = [
       new Worker(QUEUES.feeds, guarded('feeds', (job) => handlers.feed(feedJobSchema.parse(job.data).feed)), { ...common, concurrency: 1 }),
-      new Worker(QUEUES.evaluate, guarded('evaluate', (job) => handlers.evaluate(evaluateJobSchema.parse(job.data).shard, scheduledAt(job))), { ...common, concurrency: 4 }),
+      new Worker(QUEUES.evaluate, guarded('evaluate', (job) => {
+        const data = evaluateJobSchema.parse(job.data);
+        return handlers.evaluate(data.shard, data.pricesAt !== undefined ? { kind: 'prices', snapshotAt: data.pricesAt } : { kind: 'schedule', scheduledAtMs: scheduledAt(job) });
+      }), { ...common, concurrency: 4 }),
       // Order jobs fail on a stall instead of running again blindly; the reconciler decides from the ledger and the chain.
       new Worker(QUEUES.execute, guarded('execute', (job) => handlers.execute(executeJobSchema.parse(job.data).intentId, this.shutdown.signal)), {
         ...common,

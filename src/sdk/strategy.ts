@@ -28,6 +28,11 @@ export interface StrategyDefinition<PSchema extends z.ZodType = z.ZodType, S ext
   /** Schema of the params in the config; they are validated before the bot starts. */
   params: PSchema;
   watches: (params: z.output<PSchema>) => Watches;
+  /**
+   * Decide also whenever a new price snapshot arrives, not only on the schedule (stops, ladders, arbitrage: what
+   * must act on a move at once). An instance's config may say otherwise (`reactive:`).
+   */
+  reactive?: boolean;
   /** Pure: reads the context, returns intents (and state). No I/O, no clock, no randomness outside params. */
   decide: (ctx: StrategyContext<z.output<PSchema>, S>) => Decision<S> | readonly IntentInput[];
 }

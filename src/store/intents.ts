@@ -250,6 +250,11 @@ export class IntentStore {
   }
 
   /** Count of intents per state. */
+  /** How many intents are in one state (one SCARD). */
+  countInState(state: IntentState): Promise<number> {
+    return this.redis.scard(`${this.stateSetPrefix}${state}`);
+  }
+
   async countByState(): Promise<Record<IntentState, number>> {
     const counts = await Promise.all(INTENT_STATES.map((s) => this.redis.scard(`${this.stateSetPrefix}${s}`)));
     return Object.fromEntries(INTENT_STATES.map((s, i) => [s, counts[i] ?? 0])) as Record<IntentState, number>;

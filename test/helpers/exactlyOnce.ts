@@ -190,9 +190,10 @@ export interface ExactlyOnceReport {
  * The invariants every scenario must keep, judged by the simulator's ledger:
  * every intent terminal (landed, unless `allowUnlanded`), intent ids unique, one settled swap per landed intent and
  * none other (the same signatures on both sides), no signature and no Ultra requestId settled twice, distinct
- * signatures per attempt with the current one last, and the wallet's USDC balance equal to the settled outputs.
+ * signatures per attempt with the current one last, and the wallet's USDC balance equal to the settled outputs (plus
+ * what the case was funded with, `initialUsdc`).
  */
-export async function assertExactlyOnce(c: Case, o: { allowUnlanded?: boolean } = {}): Promise<ExactlyOnceReport> {
+export async function assertExactlyOnce(c: Case, o: { allowUnlanded?: boolean; initialUsdc?: bigint } = {}): Promise<ExactlyOnceReport> {
   const { records: intents, corrupt } = await c.store.list();
   const settled = await c.settled();
   const why = `\n${await c.dump()}`;
@@ -228,7 +229,7 @@ export async function assertExactlyOnce(c: Case, o: { allowUnlanded?: boolean } 
     expect(recorded.amount, `intent ${r.id} landed with no output recorded (${recorded.source})${why}`).not.toBeNull();
     expect(recorded.amount, `intent ${r.id}: the output recorded (${recorded.source}) differs from the settled one${why}`).toBe(t.outputAmount);
   }
-  const expectedUsdc = settled.reduce((sum, t) => sum + (t.outputMint === USDC ? BigInt(t.outputAmount ?? '0') : 0n), 0n);
+  const expectedUsdc = settled.reduce((sum, t) => sum + (t.outputMint === USDC ? BigInt(t.outputAmount ?? '0') : 0n), o.initialUsdc ?? 0n);
   const usdc = (await balances(c.sim, c.address)).tokens[USDC] ?? 0n;
   expect(usdc, `USDC balance != sum of the settled outputs${why}`).toBe(expectedUsdc);
   return { intents, landed, settled, bySignature };

@@ -194,7 +194,7 @@ describe('the risk gate, rule by rule, on what the venue says', () => {
     await k.refresh();
     const allow = await k.decide([swap(USDC, JUP, 10_000_000n), swap(USDC, SOL, 10_000_000n)], { ...BASE, allowMints: [SOL, USDC] });
     expect([allow.outcome(0), allow.outcome(1)]).toEqual(['mint-allowlist', 'planned']);
-    const deny = await k.decide([swap(USDC, BONK, 10_000_000n), swap(BONK, USDC, 500_000_000n), swap(USDC, JUP, 10_000_000n), { kind: 'lend.deposit', asset: BONK, amount: 1_000n } as IntentInput], { ...BASE, denyMints: [BONK] });
+    const deny = await k.decide([swap(USDC, BONK, 10_000_000n), swap(BONK, USDC, 500_000_000n), swap(USDC, JUP, 10_000_000n), { kind: 'lend.deposit', asset: BONK, amount: 1_000n }], { ...BASE, denyMints: [BONK] });
     expect([deny.outcome(0), deny.outcome(1), deny.outcome(2), deny.outcome(3)]).toEqual(['mint-denylist', 'planned', 'planned', 'mint-denylist']);
   });
 
@@ -230,7 +230,7 @@ describe('the risk gate, rule by rule, on what the venue says', () => {
       const snap = (await k.snapshots.read('prediction'))!;
       return snap.events.flatMap((e) => e.markets.filter((m) => m.status === 'open' && m.isTradable && m.closeTime !== null && m.buyYesMicroUsd !== null).map((m) => ({ ...m, eventId: m.eventId ?? e.eventId }))).sort((a, b) => a.closeTime! - b.closeTime!);
     }
-    const buy = (marketId: string, usd: number, key?: string): IntentInput => ({ kind: 'prediction.buy', marketId, side: 'yes', depositAmount: BigInt(usd * 1_000_000), maxPriceMicroUsd: 990_000n, ...(key ? { key } : {}) }) as IntentInput;
+    const buy = (marketId: string, usd: number, key?: string): IntentInput => ({ kind: 'prediction.buy', marketId, side: 'yes', depositAmount: BigInt(usd * 1_000_000), maxPriceMicroUsd: 990_000n, ...(key ? { key } : {}) });
 
     it('prediction-close-cutoff: no new entry in a market closing within the cut-off; one closing later passes', async () => {
       const w = await fundedWallet(sim, 1_000_000_000n, [[USDC, 100_000_000n]]);

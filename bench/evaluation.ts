@@ -36,6 +36,8 @@ export interface EvaluationResult extends EvaluationRun {
   /** CPU of the Redis server per tick, ms (server-wide: other clients of the server count too). */
   redisCpuMsPerTick: number;
   peakRssBytes: number;
+  /** Resident memory of the process trees at the end of the measured ticks. */
+  steadyRssBytes: number;
   /** Spawn to every shard's first evaluation finished, ms. */
   startupMs: number;
   /** Spawn to every shard's first decision on snapshots committed, ms. */
@@ -71,6 +73,7 @@ export async function benchEvaluation(run: EvaluationRun, env: { redis: Redis; r
     await sleep(run.ticks * run.everyMs);
     const t1 = Date.now();
     const cpu1 = d.sampler.cpuMs();
+    const steadyRssBytes = d.sampler.rssNow();
     const redis1 = await redisCpuMs(env.redis);
     clearInterval(poller);
     // Every tick of the window finished: each shard has `ticks` runs scheduled in [t0, t1).
@@ -89,6 +92,7 @@ export async function benchEvaluation(run: EvaluationRun, env: { redis: Redis; r
       keeperCpuMsPerTick: (cpu1 - cpu0) / ticks,
       redisCpuMsPerTick: (redis1 - redis0) / ticks,
       peakRssBytes: d.sampler.peakRss,
+      steadyRssBytes,
       startupMs: evaluatedAt - spawnedAt,
       firstDecisionMs: decidedAt - spawnedAt,
       failed,

@@ -132,7 +132,7 @@ try {
       const r = await benchTickToSubmit(PLAN.tick, await env());
       const s = tickToSubmitStats(r);
       const floor = r.roundTrips * ping.p50;
-      const note = `tick (scheduled time of the evaluate job) to the intent's arrival in the execute queue (BullMQ 'added' event, server time), one jup-keeper run executing the swaps meanwhile; ${r.samples.length} intents over ${r.ticks} ticks of ${PLAN.tick.everyMs / 1000} s; raw p50 ${fmt(s.p50)} ms, p99 ${fmt(s.p99)} ms; floor = ${r.roundTrips} sequential Redis round trips (traced in process: ${r.reservationRoundTrips} of them the risk gate's per-intent reservations, +1 the job taken) x PING p50 ${fmt(ping.p50, 3)} ms; tick to job taken p50 ${fmt(s.pickupP50)} ms; the same evaluation in this idle process: ${fmt(r.inProcessMs)} ms${errorsNote(r.errors)}`;
+      const note = `tick (scheduled time of the evaluate job) to the intent's arrival in the execute queue (BullMQ 'added' event, server time), one jup-keeper run executing the swaps meanwhile; ${r.samples.length} intents over ${r.ticks} ticks of ${PLAN.tick.everyMs / 1000} s; raw p50 ${fmt(s.p50)} ms, p99 ${fmt(s.p99)} ms; floor = ${r.roundTrips} sequential Redis round trips (traced in process: ${r.reservationRoundTrips} of them the risk gate's per-intent reservations, +1 the job taken) x PING p50 ${fmt(ping.p50, 3)} ms; tick to job taken p50 ${fmt(s.pickupP50)} ms; the same evaluation in this idle process: ${fmt(r.inProcessMs)} ms (${Object.entries(r.inProcessParts).map(([k, v]) => `${k} ${fmt(v)} ms`).join(', ')})${errorsNote(r.errors)}`;
       return [atMost('tick to submit p50, above the floor (100 instances due)', s.p50 - floor, 'ms', 5, { floor, note }), atMost('tick to submit p99, above the floor (100 instances due)', s.p99 - floor, 'ms', 25, { floor, note: `raw p99 ${fmt(s.p99)} ms` })];
     },
   );
@@ -181,7 +181,7 @@ try {
         const ten = r.instances === 10_000;
         out.push(ten ? atMost(`evaluation time per tick, ${label} instances`, s.tickP50, 'ms', 200, { note }) : info(`evaluation time per tick, ${label} instances`, s.tickP50, 'ms', { note }));
         out.push(ten ? atMost(`p99 lag after the tick, ${label} instances`, s.lagP99, 'ms', 1_000, { note: 'shard job finished minus its scheduled tick' }) : info(`p99 lag after the tick, ${label} instances`, s.lagP99, 'ms'));
-        const rssNote = `sum over the keeper processes sampled every 100 ms from spawn (config load included); simulator and Redis not counted`;
+        const rssNote = `sum over the keeper processes sampled every 100 ms from spawn (config load included; ${fmt(mb(r.steadyRssBytes))} MB after the measured ticks); simulator and Redis not counted`;
         out.push(ten ? atMost(`peak RSS of the process tree, ${label} instances`, mb(r.peakRssBytes), 'MB', 512, { note: rssNote }) : info(`peak RSS of the process tree, ${label} instances`, mb(r.peakRssBytes), 'MB', { note: rssNote }));
       }
       const small = evals.find((e) => e.instances === 1_000);
@@ -189,9 +189,12 @@ try {
       if (small && big && big !== small) {
         const cost = (e: EvaluationResult) => (e.keeperCpuMsPerTick + e.redisCpuMsPerTick) / e.instances;
         const ratio = cost(big) / cost(small);
+        const perTick = evals.map((e) => `${fmt(e.keeperCpuMsPerTick + e.redisCpuMsPerTick)} ms at ${fmt(e.instances)}`).join(', ');
+        const exponent = (a: EvaluationResult, b: EvaluationResult) => fmt(Math.log((cost(b) * b.instances) / (cost(a) * a.instances)) / Math.log(b.instances / a.instances), 3);
+        const middle = evals.find((e) => e.instances === 10_000);
         out.push(
           atMost(`cost per instance per tick, ${fmt(big.instances)} vs 1,000 instances`, ratio, 'x', 1, {
-            note: `CPU of the keepers and Redis per tick per instance: ${fmt(cost(small) * 1000, 2)} us at 1,000, ${fmt(cost(big) * 1000, 2)} us at ${fmt(big.instances)} (growth exponent ${fmt(Math.log((cost(big) * big.instances) / (cost(small) * small.instances)) / Math.log(big.instances / small.instances), 3)}; 1 is linear)`,
+            note: `CPU of the keepers and Redis per tick per instance: ${fmt(cost(small) * 1000, 2)} us at 1,000, ${fmt(cost(big) * 1000, 2)} us at ${fmt(big.instances)} (growth exponent ${exponent(small, big)}; 1 is linear${middle && middle !== big ? `; from 10,000 to ${fmt(big.instances)}: ${exponent(middle, big)}` : ''}); CPU per tick: ${perTick}`,
           }),
         );
       }
@@ -204,7 +207,7 @@ try {
   console.log('\n[startup] 10 instances');
   await group('startup', [{ name: 'start-up to the first evaluation, 10 instances', unit: 'ms', target: '<= 2000' }], async () => {
     const r = await benchStartup({ instances: 10, everyMs: PLAN.startupEveryMs }, await env());
-    return [atMost('start-up to the first evaluation, 10 instances', r.firstEvaluationMs, 'ms', 2_000, { note: `spawn of jup-keeper run to its shard's first evaluate job finished; to the first decision on snapshots: ${fmt(r.firstDecisionMs)} ms${errorsNote(r.errors)}` })];
+    return [atMost('start-up to the first evaluation, 10 instances', r.firstEvaluationMs, 'ms', 2_000, { note: `spawn of jup-keeper run to its shard's first evaluate job finished (to its 'keeper started' log line: ${r.startedMs === undefined ? '-' : fmt(r.startedMs)} ms); to the first decision on snapshots: ${fmt(r.firstDecisionMs)} ms${errorsNote(r.errors)}` })];
   });
   if (shared) {
     await stopProcesses([shared.process]);

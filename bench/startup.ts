@@ -12,6 +12,8 @@ export interface StartupResult {
   firstEvaluationMs: number;
   /** Spawn to every shard's first committed decision, ms. */
   firstDecisionMs: number;
+  /** Spawn to the keeper's 'keeper started' log line (modules loaded, Redis checked, workers and schedulers up), ms. */
+  startedMs: number | undefined;
   errors: string[];
 }
 
@@ -23,12 +25,14 @@ export async function benchStartup(o: { instances: number; everyMs: number }, en
   const wallet = await fundedWallet(env.venue.url, env.dir, prefix, { sol: 10_000_000_000n, usdc: 2_000_000_000n });
   const every = `${o.everyMs / 1000}s`;
   const config = keeperConfig({ venueUrl: env.venue.url, walletPath: wallet.path, prefix, strategies: idleRebalancers(o.instances, every), feeds: { prices: every, wallet: every } });
-  const d = deploy({ redis: env.redis, redisUrl: env.redisUrl, dir: env.dir, prefix, config });
+  // At info level the keeper logs when it has started: the split between loading and the first evaluation.
+  const d = deploy({ redis: env.redis, redisUrl: env.redisUrl, dir: env.dir, prefix, config, env: { LOG_LEVEL: 'info' } });
   try {
     const spawnedAt = d.processes[0]!.spawnedAt;
     const evaluatedAt = await allShardsEvaluated(d, shards, 0, 60_000);
     const decidedAt = await allShardsDecided(env.redis, prefix, shards, 3 * o.everyMs + 30_000);
-    return { instances: o.instances, firstEvaluationMs: evaluatedAt - spawnedAt, firstDecisionMs: decidedAt - spawnedAt, errors: d.processes.flatMap((p) => p.errors()) };
+    const started = d.processes[0]!.firstLog('keeper started');
+    return { instances: o.instances, firstEvaluationMs: evaluatedAt - spawnedAt, firstDecisionMs: decidedAt - spawnedAt, startedMs: started === undefined ? undefined : started - spawnedAt, errors: d.processes.flatMap((p) => p.errors()) };
   } finally {
     await d.stop();
   }

@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import type { Redis } from 'ioredis';
 import { loadConfig } from '../src/config/index.js';
 import { evaluateShard } from '../src/engine/evaluate.js';
+import type { DecisionSummary, NotionalReservation, ShardCommit } from '../src/engine/ports.js';
 import { windowOf } from '../src/engine/ids.js';
 import { silentLogger } from '../src/lib/logger.js';
 import { KeeperQueues } from '../src/scheduler/queues.js';
@@ -37,6 +38,8 @@ export interface TickToSubmitResult {
   reservationRoundTrips: number;
   /** The traced evaluation's own time in this otherwise idle process, from the call to the intents queued, ms. */
   inProcessMs: number;
+  /** Of which, waiting on each port (the risk gate's reservations, the commit, the enqueue, the reads), ms. */
+  inProcessParts: Record<string, number>;
   errors: string[];
 }
 
@@ -94,6 +97,7 @@ export async function benchTickToSubmit(o: { ticks: number; everyMs: number; war
       roundTrips: trace.roundTrips + 1,
       reservationRoundTrips: trace.intents,
       inProcessMs: trace.ms,
+      inProcessParts: trace.parts,
       errors: d.processes.flatMap((p) => p.errors()),
     };
   } finally {
@@ -108,7 +112,7 @@ export async function benchTickToSubmit(o: { ticks: number; everyMs: number; war
  * own. The first window warms the scripts and the decision cache; the second is counted. The worker taking the job
  * (BullMQ's moveToActive) is one more round trip, added by the caller.
  */
-async function traceEvaluation(configFile: string, shard: string, from: string, prefix: string, redisUrl: string, everyMs: number): Promise<{ roundTrips: number; intents: number; ms: number }> {
+async function traceEvaluation(configFile: string, shard: string, from: string, prefix: string, redisUrl: string, everyMs: number): Promise<{ roundTrips: number; intents: number; ms: number; parts: Record<string, number> }> {
   const config = loadConfig(configFile, builtinStrategies);
   const redis = benchRedis(redisUrl);
   const queues = new KeeperQueues(redis, prefix);
@@ -120,13 +124,26 @@ async function traceEvaluation(configFile: string, shard: string, from: string, 
     if (!market || !wallet) throw new Error('the keeper wrote no snapshots');
     const intents = new IntentStore(redis, prefix);
     const instances = config.strategies.map((s) => ({ id: s.id, definition: s.definition, params: s.params }));
+    // Time spent waiting in each port the evaluation calls (a call's whole time, awaited by the evaluation or not).
+    const parts: Record<string, number> = {};
+    const timed = <A extends unknown[], R>(name: string, f: (...a: A) => Promise<R>) => async (...a: A): Promise<R> => {
+      const t0 = performance.now();
+      try {
+        return await f(...a);
+      } finally {
+        parts[name] = (parts[name] ?? 0) + performance.now() - t0;
+      }
+    };
+    const states = new StrategyStateStore(redis, prefix);
+    const counters = new RiskStore(redis, prefix);
+    const ledger = intentLedger(intents);
     const deps = {
       snapshots: snapshotSource(snapshots),
-      ledger: intentLedger(intents),
-      states: new StrategyStateStore(redis, prefix),
-      counters: new RiskStore(redis, prefix),
+      ledger: { ...ledger, pendingMany: timed('pending intents read', (ids: readonly string[], since: number) => ledger.pendingMany(ids, since)) },
+      states: { loadShard: timed('states read', (shard: string, ids: readonly string[]) => states.loadShard(shard, ids)), commitShard: timed('commit', (shard: string, c: ShardCommit) => states.commitShard(shard, c)), recordDecisions: (d: ReadonlyMap<string, DecisionSummary>) => states.recordDecisions(d) },
+      counters: Object.assign(Object.create(counters) as RiskStore, { reserveNotional: timed('risk reservations', (r: NotionalReservation, now: number) => counters.reserveNotional(r, now)) }),
       enqueue: (id: string) => queues.enqueueIntent(id),
-      enqueueMany: (list: readonly string[]) => queues.enqueueIntents(list),
+      enqueueMany: timed('enqueue', (list: readonly string[]) => queues.enqueueIntents(list)),
       backlog: () => intents.countInState('planned'),
       maxBacklog: config.execution.maxBacklog,
       limits: config.risk,
@@ -138,16 +155,17 @@ async function traceEvaluation(configFile: string, shard: string, from: string, 
       decisionCache: new Map<string, string>(),
     };
     const tracer = traceRoundTrips(redis);
-    let counted = { roundTrips: 0, intents: 0, ms: 0 };
+    let counted = { roundTrips: 0, intents: 0, ms: 0, parts };
     const base = Date.now();
     for (let w = 0; w < 2; w += 1) {
       const now = Date.now();
       await snapshots.write('market', { ...market, at: now });
       await snapshots.write('wallet', { ...wallet, at: now });
       tracer.reset();
+      for (const k of Object.keys(parts)) delete parts[k];
       const t0 = performance.now();
       const out = await evaluateShard({ key: shard, instances }, windowOf(base + w * everyMs, everyMs), now, deps);
-      counted = { roundTrips: tracer.roundTrips(), intents: [...out.values()].reduce((n, s) => n + s.intents.length, 0), ms: performance.now() - t0 };
+      counted = { roundTrips: tracer.roundTrips(), intents: [...out.values()].reduce((n, s) => n + s.intents.length, 0), ms: performance.now() - t0, parts };
     }
     tracer.restore();
     return counted;

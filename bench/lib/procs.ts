@@ -26,6 +26,8 @@ export interface BenchProcess {
   tail(): string;
   /** Log lines at error level or above seen so far. */
   errors(): string[];
+  /** The time (unix ms, the line's own) of the first log line with this message, if one was seen. */
+  firstLog(msg: string): number | undefined;
   /** Resolves with the first stdout text matching `re`. */
   stdoutMatch(re: RegExp, timeoutMs: number): Promise<RegExpExecArray>;
 }
@@ -62,6 +64,7 @@ function spawnTracked(name: string, args: string[], env: Record<string, string>)
   if (proc.pid === undefined) throw new Error(`could not spawn ${name}`);
   const stderr: string[] = [];
   const errors: string[] = [];
+  const firstSeen = new Map<string, number>();
   let stdout = '';
   let partial = '';
   const stdoutWaiters: Array<() => void> = [];
@@ -76,6 +79,8 @@ function spawnTracked(name: string, args: string[], env: Record<string, string>)
       stderr.push(line);
       if (stderr.length > 200) stderr.shift();
       if (/"level":(50|60)/.test(line) && errors.length < 50) errors.push(line.slice(0, 500));
+      const m = /"time":(\d+).*"msg":"([^"]*)"/.exec(line);
+      if (m && !firstSeen.has(m[2]!)) firstSeen.set(m[2]!, Number(m[1]));
     }
   });
   const exited = new Promise<number | string>((res) => proc.once('exit', (code, signal) => res(code ?? signal ?? -1)));
@@ -87,6 +92,7 @@ function spawnTracked(name: string, args: string[], env: Record<string, string>)
     exited,
     tail: () => stderr.slice(-30).join('\n'),
     errors: () => [...errors],
+    firstLog: (msg) => firstSeen.get(msg),
     stdoutMatch: (re, timeoutMs) =>
       new Promise((res, rej) => {
         const check = () => {

@@ -34,8 +34,8 @@ export interface TickToSubmitResult {
   pickupMs: number[];
   /** Sequential Redis round trips of the path (traced evaluation + the worker taking the job). */
   roundTrips: number;
-  /** Of those, the risk gate's reservations (one per intent, one after another). */
-  reservationRoundTrips: number;
+  /** Intents the traced evaluation planned. */
+  tracedIntents: number;
   /** The traced evaluation's own time in this otherwise idle process, from the call to the intents queued, ms. */
   inProcessMs: number;
   /** Of which, waiting on each port (the risk gate's reservations, the commit, the enqueue, the reads), ms. */
@@ -95,7 +95,7 @@ export async function benchTickToSubmit(o: { ticks: number; everyMs: number; war
       samples,
       pickupMs: runs.map((r) => r.activeAt - r.scheduledAt),
       roundTrips: trace.roundTrips + 1,
-      reservationRoundTrips: trace.intents,
+      tracedIntents: trace.intents,
       inProcessMs: trace.ms,
       inProcessParts: trace.parts,
       errors: d.processes.flatMap((p) => p.errors()),
@@ -141,7 +141,7 @@ async function traceEvaluation(configFile: string, shard: string, from: string, 
       snapshots: snapshotSource(snapshots),
       ledger: { ...ledger, pendingMany: timed('pending intents read', (ids: readonly string[], since: number) => ledger.pendingMany(ids, since)) },
       states: { loadShard: timed('states read', (shard: string, ids: readonly string[]) => states.loadShard(shard, ids)), commitShard: timed('commit', (shard: string, c: ShardCommit) => states.commitShard(shard, c)), recordDecisions: (d: ReadonlyMap<string, DecisionSummary>) => states.recordDecisions(d) },
-      counters: Object.assign(Object.create(counters) as RiskStore, { reserveNotional: timed('risk reservations', (r: NotionalReservation, now: number) => counters.reserveNotional(r, now)) }),
+      counters: Object.assign(Object.create(counters) as RiskStore, { reserveNotionalMany: timed('risk reservations', (rs: readonly NotionalReservation[], now: number) => counters.reserveNotionalMany(rs, now)) }),
       enqueue: (id: string) => queues.enqueueIntent(id),
       enqueueMany: timed('enqueue', (list: readonly string[]) => queues.enqueueIntents(list)),
       backlog: () => intents.countInState('planned'),

@@ -5,7 +5,7 @@ import type { AnyStrategy } from '../sdk/strategy.js';
 import { buildContext } from './context.js';
 import { intentId, type DecisionWindow } from './ids.js';
 import type { DecisionSummary, Enqueue, EnqueueMany, IntentLedger, NewIntentRecord, PendingIntentData, RiskCounters, ShardCommit, SnapshotSource, StrategyStatePort } from './ports.js';
-import { readRiskState, riskGate, type RiskLimits } from './risk.js';
+import { judgeAll, readRiskState, type RiskLimits } from './risk.js';
 import { encodeJson } from '../lib/json.js';
 
 /** A strategy threw, returned something that is not a list of valid intents, or too many of them. */
@@ -127,11 +127,9 @@ export async function evaluateShard(shard: Shard, window: DecisionWindow, now: n
     // reserving and committing) finds it reserved and counts nothing twice.
     const riskInputs = { market, wallet, prediction, limits: deps.limits, counters: deps.counters, now };
     const riskState = await readRiskState(riskInputs);
-    const bought = { boughtUsd: new Map<string, number>(), eventUsd: new Map<string, number>() };
     const out = new Map<string, DecisionSummary>();
     const commits: ShardCommit['instances'] = [];
-    const notional = new Map<string, number>();
-    const records = new Map<string, NewIntentRecord[]>();
+    const decided: Array<{ instance: EvaluatedInstance; intents: Intent[]; nextState: Record<string, unknown> | undefined; state: Record<string, unknown> }> = [];
     for (const instance of shard.instances) {
       const loadedState = loaded.states.get(instance.id)!;
       if (loadedState.appliedWindow !== null && window.start <= loadedState.appliedWindow) {
@@ -141,14 +139,13 @@ export async function evaluateShard(shard: Shard, window: DecisionWindow, now: n
       const own = pending.get(instance.id) ?? { intents: [], corrupt: [] };
       const ilog = () => log.child({ instance: instance.id, strategy: instance.definition.name });
       if (own.corrupt.length > 0) ilog().error({ corrupt: own.corrupt }, 'pending intents whose records do not parse; the strategy cannot see them');
-      let intents: Intent[];
-      let nextState: Record<string, unknown> | undefined;
       try {
         const ctx = buildContext({ instanceId: instance.id, params: instance.params, now, market, prediction, wallet, pending: own.intents, state: loadedState.state, log: strategyLogger(ilog) });
-        ({ intents, nextState } = decideSafely(instance, ctx));
+        const { intents, nextState } = decideSafely(instance, ctx);
         if (intents.length > deps.maxIntentsPerEvaluation) {
           throw new StrategyError(instance.id, `returned ${intents.length} intents; the limit per evaluation is ${deps.maxIntentsPerEvaluation}`);
         }
+        decided.push({ instance, intents, nextState, state: loadedState.state });
       } catch (err) {
         const message = err instanceof Error ? err.message : String(err);
         ilog().error({ err }, 'strategy failed; its decision is discarded and the bot keeps running');
@@ -156,23 +153,30 @@ export async function evaluateShard(shard: Shard, window: DecisionWindow, now: n
         out.set(instance.id, s);
         const decision = changedDecision(instance.id, s, deps.decisionCache);
         if (decision) commits.push({ instance: instance.id, intents: [], state: undefined, decision });
-        continue;
       }
+    }
+    // Every intent of the shard through the gate at once, in the instances' order (one round trip for reservations).
+    const items = decided.flatMap(({ instance, intents }) => intents.map((intent) => ({ intentId: intentId(instance.id, intent, window.id), intent, instance: { id: instance.id, dailyBudgetUsd: instance.dailyBudgetUsd } })));
+    const verdicts = await judgeAll(riskInputs, riskState, items);
+    const notional = new Map<string, number>();
+    const records = new Map<string, NewIntentRecord[]>();
+    let next = 0;
+    for (const { instance, intents, nextState, state: loadedState } of decided) {
       const strategy = `${instance.definition.name}@${instance.definition.version}`;
-      const gate = riskGate({ ...riskInputs, instance: { id: instance.id, dailyBudgetUsd: instance.dailyBudgetUsd } }, riskState, bought);
       const mine: NewIntentRecord[] = [];
       for (const intent of intents) {
-        const id = intentId(instance.id, intent, window.id);
-        const verdict = await gate.check(id, intent);
+        const { intentId: id } = items[next]!;
+        const verdict = verdicts[next]!;
+        next += 1;
         if (verdict.ok) notional.set(id, verdict.notionalUsd);
         const rejection = verdict.ok ? undefined : { code: verdict.code, rule: verdict.rule, message: verdict.message };
         mine.push({ id, instance: instance.id, strategy, intent, createdAt: now, deadline: now + deps.deadlineMs, rejection, windowStart: window.start });
       }
       records.set(instance.id, mine);
-      const decided = mine.map((r) => ({ id: r.id, kind: r.intent.kind, state: r.rejection ? ('rejected' as const) : ('planned' as const), reason: r.rejection?.message ?? r.intent.reason }));
-      const s = summary(decided.length > 0 ? 'intents' : 'nothing', decided);
+      const summed = mine.map((r) => ({ id: r.id, kind: r.intent.kind, state: r.rejection ? ('rejected' as const) : ('planned' as const), reason: r.rejection?.message ?? r.intent.reason }));
+      const s = summary(summed.length > 0 ? 'intents' : 'nothing', summed);
       out.set(instance.id, s);
-      const state = nextState !== undefined && encodeJson(nextState) !== encodeJson(loadedState.state) ? nextState : undefined;
+      const state = nextState !== undefined && encodeJson(nextState) !== encodeJson(loadedState) ? nextState : undefined;
       const decision = changedDecision(instance.id, s, deps.decisionCache);
       if (mine.length > 0 || state !== undefined || decision !== undefined) commits.push({ instance: instance.id, intents: mine, state, decision });
     }
@@ -183,6 +187,7 @@ export async function evaluateShard(shard: Shard, window: DecisionWindow, now: n
     }
     for (const c of commits) if (c.decision) deps.decisionCache?.set(c.instance, digest(c.decision));
     const toQueue: string[] = [];
+    const refusals = new Map<string, number>();
     for (const c of committed.instances) {
       const mine = records.get(c.instance) ?? [];
       if (c.stale) {
@@ -193,7 +198,7 @@ export async function evaluateShard(shard: Shard, window: DecisionWindow, now: n
         const rec = mine[i]!;
         if (r.created && r.state === 'rejected') {
           log.warn({ instance: c.instance, intent: r.id, code: rec.rejection?.code, rule: rec.rejection?.rule }, `risk gate rejected: ${rec.rejection?.message ?? ''}`);
-          if (rec.rejection) await deps.counters.countRefusal(rec.rejection.rule, now);
+          if (rec.rejection) refusals.set(rec.rejection.rule, (refusals.get(rec.rejection.rule) ?? 0) + 1);
         }
         if (r.state !== 'planned') continue;
         toQueue.push(r.id);
@@ -202,7 +207,7 @@ export async function evaluateShard(shard: Shard, window: DecisionWindow, now: n
       const s = out.get(c.instance)!;
       out.set(c.instance, { ...s, intents: c.intents.map((r, i) => ({ ...s.intents[i]!, state: r.state })) });
     }
-    await enqueueAll(toQueue, deps);
+    await Promise.all([enqueueAll(toQueue, deps), deps.counters.countRefusals(refusals, now)]);
     return out;
   }
   return skipAll(`other evaluations of this shard committed first ${MAX_COMMIT_TRIES} times in a row; not deciding this window`);

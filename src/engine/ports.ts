@@ -142,19 +142,19 @@ export type EnqueueMany = (intentIds: readonly string[]) => Promise<void>;
 /** Running totals the risk gate keeps (per UTC day), and the kill switch. */
 export interface RiskCounters {
   /**
-   * Reserves an intent's USD against today's total (`dailyLimit`) and its instance's own budget, if it has one.
-   * Idempotent by intent id: a replay of the same intent (after a crash between reserving and recording, or an
-   * evaluation decided again) is found reserved and adds nothing.
+   * Reserves intents' USD, in order, against today's total (`dailyLimit`, one for all) and each one's instance budget,
+   * if it has one, in one round trip. Idempotent by intent id: a replay of the same intent (after a crash between
+   * reserving and recording, or an evaluation decided again) is found reserved and adds nothing.
    */
-  reserveNotional(r: NotionalReservation, now: number): Promise<'ok' | 'daily' | 'budget'>;
+  reserveNotionalMany(rs: readonly NotionalReservation[], now: number): Promise<Array<'ok' | 'daily' | 'budget'>>;
   /** Lamports spent on transaction fees today (recorded when intents land). */
   dailyFeeLamports(now: number): Promise<bigint>;
   /** Records the wallet's value; returns its peak and its first reading of the UTC day (this one if it is the first). */
   observeValue(usd: number, now: number): Promise<{ peakUsd: number; dayStartUsd: number }>;
   /** The kill switch, when engaged (halt, or reduce-only). */
   killSwitch(): Promise<KillSwitchState | null>;
-  /** Counts a refusal of the gate under its rule (today's tally, shown by status). */
-  countRefusal(rule: string, now: number): Promise<void>;
+  /** Counts refusals of the gate: how many under each rule (today's tallies, shown by status). */
+  countRefusals(byRule: ReadonlyMap<string, number>, now: number): Promise<void>;
   /** Engages the kill switch in halt mode unless it is engaged already; returns the switch as it is now. */
   trip(reason: string, by: string, now: number): Promise<KillSwitchState>;
 }

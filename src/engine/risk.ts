@@ -71,33 +71,80 @@ export async function readRiskState(inputs: Pick<RiskInputs, 'market' | 'wallet'
   return { killSwitch, feesToday };
 }
 
-/**
- * The gate of one instance's evaluation over a state read once for many. `shared` carries what accepted intents
- * bought (per token and per prediction event) across the instances of one batch, so caps hold across them too.
- */
-export function riskGate(inputs: RiskInputs, state: RiskState, shared: { boughtUsd: Map<string, number>; eventUsd: Map<string, number> } = { boughtUsd: new Map(), eventUsd: new Map() }): RiskGate {
-  const { limits, counters, now } = inputs;
-  const { killSwitch, feesToday } = state;
-  const { boughtUsd, eventUsd } = shared;
+/** What accepted intents bought (per token and per prediction event), carried from one intent to the next. */
+export interface Purchases {
+  boughtUsd: Map<string, number>;
+  eventUsd: Map<string, number>;
+}
+
+/** One intent before the gate, with the instance that decided it. */
+export interface RiskItem {
+  intentId: string;
+  intent: Intent;
+  instance: { id: string; dailyBudgetUsd?: number | undefined };
+}
+
+/** The gate of one evaluation over a state read once (checks one intent at a time, in order). */
+export function riskGate(inputs: RiskInputs, state: RiskState, shared: Purchases = { boughtUsd: new Map(), eventUsd: new Map() }): RiskGate {
   return {
     async check(intentId, intent) {
-      const stopped = killSwitchVerdict(killSwitch, intent);
-      if (stopped) return stopped;
-      if (limits.maxDailyFeeLamports !== undefined && feesToday >= limits.maxDailyFeeLamports) {
-        return refuse('daily-fee-budget', `${feesToday} lamports were spent on fees today, the daily budget is ${limits.maxDailyFeeLamports}`);
-      }
-      const verdict = checkIntent(intent, inputs, boughtUsd, eventUsd);
-      if (!verdict.ok || verdict.notionalUsd <= 0) return verdict;
-      const reserved = await counters.reserveNotional(
-        { intentId, usd: verdict.notionalUsd, dailyLimit: limits.maxDailyNotionalUsd, instance: inputs.instance.id, instanceLimit: inputs.instance.dailyBudgetUsd },
-        now,
-      );
-      if (reserved === 'daily') return refuse('max-daily-notional', `$${verdict.notionalUsd.toFixed(2)} more would pass today's limit of $${limits.maxDailyNotionalUsd}`);
-      if (reserved === 'budget') return refuse('strategy-budget', `$${verdict.notionalUsd.toFixed(2)} more would pass the daily budget of $${inputs.instance.dailyBudgetUsd} of ${inputs.instance.id}`);
-      countPurchase(intent, verdict.notionalUsd, inputs, boughtUsd, eventUsd);
-      return verdict;
+      return (await judgeAll(inputs, state, [{ intentId, intent, instance: inputs.instance }], shared))[0]!;
     },
   };
+}
+
+/** Rules that depend on what the accepted intents bought. */
+const PURCHASE_RULES = new Set(['max-position-per-token', 'max-event-exposure']);
+
+/**
+ * Rules on many intents in order (those of a whole shard), with one round trip for all their daily reservations.
+ * Each intent's position and event caps count what the accepted intents before it bought, as if ruled one by one;
+ * the reservations are then made in that order in one script. An intent refused there (the day's total, its
+ * instance's budget) buys nothing, so the intents a cap refused are ruled again against what was accepted: a reserved
+ * intent is never refused afterwards, and the caps hold over everything accepted.
+ */
+export async function judgeAll(inputs: Omit<RiskInputs, 'instance'>, state: RiskState, items: readonly RiskItem[], shared: Purchases = { boughtUsd: new Map(), eventUsd: new Map() }): Promise<RiskVerdict[]> {
+  const { limits, counters, now } = inputs;
+  const { killSwitch, feesToday } = state;
+  const verdicts: RiskVerdict[] = new Array<RiskVerdict>(items.length);
+  const bought = (i: number, sign: 1 | -1) => countPurchase(items[i]!.intent, sign * (verdicts[i] as { notionalUsd: number }).notionalUsd, inputs.prediction, shared.boughtUsd, shared.eventUsd);
+  let open = items.map((_, i) => i);
+  while (open.length > 0) {
+    const reserving: number[] = [];
+    for (const i of open) {
+      const { intent } = items[i]!;
+      verdicts[i] =
+        killSwitchVerdict(killSwitch, intent) ??
+        (limits.maxDailyFeeLamports !== undefined && feesToday >= limits.maxDailyFeeLamports
+          ? refuse('daily-fee-budget', `${feesToday} lamports were spent on fees today, the daily budget is ${limits.maxDailyFeeLamports}`)
+          : checkIntent(intent, inputs, shared.boughtUsd, shared.eventUsd));
+      const v = verdicts[i];
+      if (!v.ok || v.notionalUsd <= 0) continue;
+      reserving.push(i);
+      bought(i, 1);
+    }
+    const reserved = await counters.reserveNotionalMany(
+      reserving.map((i) => {
+        const { intentId, instance } = items[i]!;
+        return { intentId, usd: (verdicts[i] as { notionalUsd: number }).notionalUsd, dailyLimit: limits.maxDailyNotionalUsd, instance: instance.id, instanceLimit: instance.dailyBudgetUsd };
+      }),
+      now,
+    );
+    let refusedAny = false;
+    reserving.forEach((i, n) => {
+      if (reserved[n] === 'ok') return;
+      const usd = (verdicts[i] as { notionalUsd: number }).notionalUsd;
+      const { instance } = items[i]!;
+      bought(i, -1);
+      verdicts[i] =
+        reserved[n] === 'daily'
+          ? refuse('max-daily-notional', `$${usd.toFixed(2)} more would pass today's limit of $${limits.maxDailyNotionalUsd}`)
+          : refuse('strategy-budget', `$${usd.toFixed(2)} more would pass the daily budget of $${instance.dailyBudgetUsd} of ${instance.id}`);
+      refusedAny = true;
+    });
+    open = refusedAny ? open.filter((i) => { const v = verdicts[i]!; return !v.ok && PURCHASE_RULES.has(v.rule); }) : [];
+  }
+  return verdicts;
 }
 
 /**
@@ -135,7 +182,7 @@ export async function watchLossesOnSnapshots(snapshots: SnapshotSource, limits: 
 }
 
 /** The per-intent rules that need no counter. */
-function checkIntent(intent: Intent, inputs: RiskInputs, boughtUsd: ReadonlyMap<string, number>, eventUsd: ReadonlyMap<string, number>): RiskVerdict {
+function checkIntent(intent: Intent, inputs: Omit<RiskInputs, 'instance'>, boughtUsd: ReadonlyMap<string, number>, eventUsd: ReadonlyMap<string, number>): RiskVerdict {
   const { limits, market, wallet } = inputs;
   const entered = enteredMint(intent);
   if (entered) {
@@ -201,17 +248,17 @@ function checkIntent(intent: Intent, inputs: RiskInputs, boughtUsd: ReadonlyMap<
 }
 
 /** Counts what an accepted intent adds to a token position or a prediction event, for the intents after it. */
-function countPurchase(intent: Intent, usd: number, inputs: RiskInputs, boughtUsd: Map<string, number>, eventUsd: Map<string, number>): void {
+function countPurchase(intent: Intent, usd: number, prediction: PredictionData | undefined, boughtUsd: Map<string, number>, eventUsd: Map<string, number>): void {
   const bought = boughtMint(intent);
   if (bought) boughtUsd.set(bought, (boughtUsd.get(bought) ?? 0) + usd);
   if (intent.kind === 'prediction.buy') {
-    const eventId = marketOf(intent.marketId, inputs.prediction)?.eventId;
+    const eventId = marketOf(intent.marketId, prediction)?.eventId;
     if (eventId) eventUsd.set(eventId, (eventUsd.get(eventId) ?? 0) + usd);
   }
 }
 
 /** USD of a token in the wallet and in what rests in its orders and deposits; undefined without a price. */
-function heldUsd(mint: string, inputs: RiskInputs): number | undefined {
+function heldUsd(mint: string, inputs: Omit<RiskInputs, 'instance'>): number | undefined {
   const price = inputs.market.prices[mint];
   if (!price || !(price.usd > 0)) return undefined;
   const { wallet } = inputs;
@@ -222,7 +269,7 @@ function heldUsd(mint: string, inputs: RiskInputs): number | undefined {
 }
 
 /** USD at stake in one event: the cost of the contracts held in its markets (what a loss would take). */
-function eventExposureUsd(eventId: string, inputs: RiskInputs): number {
+function eventExposureUsd(eventId: string, inputs: Omit<RiskInputs, 'instance'>): number {
   const markets = new Map(inputs.prediction?.events.find((e) => e.eventId === eventId)?.markets.map((m) => [m.marketId, m]) ?? []);
   let micro = 0n;
   for (const p of inputs.wallet.prediction) {

@@ -24,19 +24,38 @@ export function snapshotSource(snapshots: SnapshotStore): SnapshotSource {
   };
 }
 
-// Reserves ARGV[2] USD for intent ARGV[1] once. KEYS: the day's total, the day's reservations (intent id -> USD),
-// the instance's total of the day. ARGV[3] the daily limit, ARGV[4] the instance's ('' for none).
-// Returns 1 when reserved (or already reserved by this intent), 0 over the daily limit, -1 over the instance's.
-const RESERVE_LUA = `
-if redis.call('HEXISTS', KEYS[2], ARGV[1]) == 1 then return 1 end
-local add = tonumber(ARGV[2])
-if tonumber(redis.call('GET', KEYS[1]) or '0') + add > tonumber(ARGV[3]) then return 0 end
-if ARGV[4] ~= '' and tonumber(redis.call('GET', KEYS[3]) or '0') + add > tonumber(ARGV[4]) then return -1 end
-redis.call('HSET', KEYS[2], ARGV[1], ARGV[2])
-redis.call('INCRBYFLOAT', KEYS[1], ARGV[2])
-redis.call('INCRBYFLOAT', KEYS[3], ARGV[2])
-for i = 1, 3 do redis.call('EXPIRE', KEYS[i], 172800) end
-return 1
+// Reserves USD for many intents in order, each once (an intent found reserved counts as reserved and adds nothing).
+// KEYS: the day's total, the day's reservations (intent id -> USD), then one instance total of the day per instance
+// named. ARGV[1] the daily limit, then per intent: id, USD, the index of its instance's key in KEYS, its instance's
+// limit ('' for none). Returns per intent 1 when reserved, 0 over the daily limit, -1 over the instance's.
+const RESERVE_MANY_LUA = `
+local limit = tonumber(ARGV[1])
+local total = tonumber(redis.call('GET', KEYS[1]) or '0')
+local out = {}
+local touched = {}
+for i = 2, #ARGV, 4 do
+  local id, usd, k, own = ARGV[i], ARGV[i + 1], tonumber(ARGV[i + 2]), ARGV[i + 3]
+  local add = tonumber(usd)
+  if redis.call('HEXISTS', KEYS[2], id) == 1 then
+    out[#out + 1] = 1
+  elseif total + add > limit then
+    out[#out + 1] = 0
+  elseif own ~= '' and tonumber(redis.call('GET', KEYS[k]) or '0') + add > tonumber(own) then
+    out[#out + 1] = -1
+  else
+    redis.call('HSET', KEYS[2], id, usd)
+    total = tonumber(redis.call('INCRBYFLOAT', KEYS[1], usd))
+    redis.call('INCRBYFLOAT', KEYS[k], usd)
+    touched[k] = true
+    out[#out + 1] = 1
+  end
+end
+if next(touched) ~= nil then
+  redis.call('EXPIRE', KEYS[1], 172800)
+  redis.call('EXPIRE', KEYS[2], 172800)
+  for k in pairs(touched) do redis.call('EXPIRE', KEYS[k], 172800) end
+end
+return out
 `;
 
 // Adds ARGV[2] lamports of fees for intent ARGV[1] once. KEYS: the day's total, the day's recorded intents.
@@ -77,9 +96,27 @@ export class RiskStore implements RiskCounters {
   }
 
   async reserveNotional(r: NotionalReservation, now: number): Promise<'ok' | 'daily' | 'budget'> {
-    const keys = [this.key('notional', now), this.key('reserved', now), `${this.key('budget', now)}:${r.instance}`];
-    const out = await this.redis.eval(RESERVE_LUA, 3, ...keys, r.intentId, r.usd.toFixed(6), String(r.dailyLimit), r.instanceLimit === undefined ? '' : String(r.instanceLimit));
-    return out === 1 ? 'ok' : out === -1 ? 'budget' : 'daily';
+    return (await this.reserveNotionalMany([r], now))[0]!;
+  }
+
+  async reserveNotionalMany(rs: readonly NotionalReservation[], now: number): Promise<Array<'ok' | 'daily' | 'budget'>> {
+    if (rs.length === 0) return [];
+    const dailyLimit = rs[0]!.dailyLimit;
+    if (rs.some((r) => r.dailyLimit !== dailyLimit)) throw new Error('reserveNotionalMany: one daily limit per call');
+    const keys = [this.key('notional', now), this.key('reserved', now)];
+    const slot = new Map<string, number>();
+    const args: string[] = [String(dailyLimit)];
+    for (const r of rs) {
+      let k = slot.get(r.instance);
+      if (k === undefined) {
+        keys.push(`${this.key('budget', now)}:${r.instance}`);
+        k = keys.length;
+        slot.set(r.instance, k);
+      }
+      args.push(r.intentId, r.usd.toFixed(6), String(k), r.instanceLimit === undefined ? '' : String(r.instanceLimit));
+    }
+    const out = (await this.redis.eval(RESERVE_MANY_LUA, keys.length, ...keys, ...args)) as number[];
+    return out.map((c) => (c === 1 ? 'ok' : c === -1 ? 'budget' : 'daily'));
   }
 
   /** Today's traded notional in USD. */
@@ -102,8 +139,15 @@ export class RiskStore implements RiskCounters {
   }
 
   async countRefusal(rule: string, now: number): Promise<void> {
+    await this.countRefusals(new Map([[rule, 1]]), now);
+  }
+
+  async countRefusals(byRule: ReadonlyMap<string, number>, now: number): Promise<void> {
+    if (byRule.size === 0) return;
     const key = this.key('refusals', now);
-    await this.redis.multi().hincrby(key, rule, 1).expire(key, 172800).exec();
+    const tx = this.redis.multi();
+    for (const [rule, n] of byRule) tx.hincrby(key, rule, n);
+    await tx.expire(key, 172800).exec();
   }
 
   /** Today's refusals of the gate by rule. */

@@ -216,7 +216,7 @@ async function wireKeeper(o: KeeperOptions, opened: Closer[]): Promise<RunningKe
         keeperTask: (task) => keeperJobs.run(task),
         halt: (reason) => risk.setHalted(reason),
       },
-      { connection: bullConnection, prefix, executeConcurrency: config.execution.concurrency, jobLockMs: config.execution.jobLock, logger: logger.child({ component: 'workers' }) },
+      { connection: bullConnection, prefix, executeConcurrency: config.execution.concurrency, jobLockMs: config.execution.jobLock, ping: () => redis.ping(), logger: logger.child({ component: 'workers' }) },
     );
     workers.start();
     const started = workers;

@@ -5,6 +5,7 @@ import type { Logger } from '../lib/logger.js';
 import { settlesWithin } from '../lib/time.js';
 import type { KeeperTask } from '../engine/keeperPorts.js';
 import { evaluateJobSchema, executeJobSchema, feedJobSchema, keeperJobSchema, QUEUES, scheduledAt } from './jobs.js';
+import { TickPacer } from './pacer.js';
 
 /** What each queue's jobs do; main.ts supplies them. */
 export interface JobHandlers {
@@ -27,6 +28,8 @@ export interface WorkerSettings {
   executeConcurrency: number;
   /** Lock of execute jobs, in ms; the stall check runs every half of it. */
   jobLockMs: number;
+  /** A round trip on a connection of the process that never blocks (wakes Redis at each tick: see TickPacer). */
+  ping: () => Promise<unknown>;
   logger: Logger;
 }
 
@@ -35,11 +38,15 @@ export class KeeperWorkers {
   private readonly workers: Worker[];
   private readonly logger: Logger;
   private readonly shutdown = new AbortController();
+  private readonly pacer: TickPacer;
 
   constructor(handlers: JobHandlers, s: WorkerSettings) {
     this.logger = s.logger;
     const common = { connection: s.connection, prefix: s.prefix, autorun: false };
+    this.pacer = new TickPacer(s.ping);
     const guarded = (queue: string, fn: (job: Job) => Promise<unknown>) => async (job: Job) => {
+      // A scheduler's job carries its repeat options (BullMQ's internal JobsOptions), `every` among them.
+      this.pacer.afterRepeat(scheduledAt(job), (job.opts as { repeat?: { every?: number } }).repeat?.every);
       try {
         // BullMQ stores return values as JSON: bigints become decimal strings.
         return JSON.parse(stringifyJson((await fn(job)) ?? null)) as unknown;
@@ -90,6 +97,7 @@ export class KeeperWorkers {
    * same signed bytes.
    */
   async close(graceMs = 20_000): Promise<void> {
+    this.pacer.close();
     const closing = Promise.all(this.workers.map((w) => w.close()));
     if (!(await settlesWithin(closing, graceMs))) {
       this.logger.warn({ graceMs }, 'in-flight executions did not finish in time; aborting them (they resume on the next start)');

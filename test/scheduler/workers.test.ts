@@ -40,7 +40,7 @@ describe('a worker whose job throws', () => {
         // As main.ts wires it: the kill switch in Redis, which every worker and the risk gate read.
         halt: (reason) => risk.setHalted(reason),
       },
-      { connection: bull, prefix, executeConcurrency: 1, jobLockMs: 30_000, logger: silentLogger },
+      { connection: bull, prefix, executeConcurrency: 1, jobLockMs: 30_000, ping: () => redis.ping(), logger: silentLogger },
     );
     workers.start();
   });

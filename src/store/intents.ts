@@ -5,7 +5,7 @@ import { decodeJson, encodeJson } from '../lib/json.js';
 import { INTENT_KINDS, intentSchema, type Intent, type IntentKind } from '../sdk/intents.js';
 import { ALLOWED_FROM, INTENT_STATES, isTerminal, type IntentState } from '../engine/states.js';
 import { CREATE_INTENT_LUA_FN, intentKeys, newIntentFields, parseOrProblem, type CorruptIntent, type NewIntent } from './intentLayout.js';
-import { indexActiveInstances, readPending, readPendingMany, type PendingRecord } from './pendingIntents.js';
+import { indexActiveInstances, LandedCache, readPending, readPendingMany, type PendingRecord } from './pendingIntents.js';
 import { DurableWriter, type StoreDurability } from './durable.js';
 
 export type { CorruptIntent, NewIntent } from './intentLayout.js';
@@ -147,6 +147,8 @@ return create_intent(KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5], ARGV[1], ARGV[
 /** The intent ledger in Redis: the system of record of what the bot decided and what happened to it. */
 export class IntentStore {
   private readonly durable: DurableWriter;
+  /** Landings the pending reads of this store parsed (see LandedCache). */
+  private readonly landed = new LandedCache();
 
   /**
    * `options.durability` (from `checkRedis` at start-up) says how `move(..., { durable: true })` makes a write
@@ -313,7 +315,7 @@ export class IntentStore {
 
   /** `pending` for many instances in three round trips; see `readPendingMany`. */
   pendingMany(instances: readonly string[], keepLandedSince: number): Promise<Map<string, { intents: PendingRecord[]; corrupt: CorruptIntent[] }>> {
-    return readPendingMany(this.redis, this.prefix, instances, keepLandedSince);
+    return readPendingMany(this.redis, this.prefix, instances, keepLandedSince, this.landed);
   }
 }
 

@@ -75,7 +75,7 @@ return 1
  * but their name in the first call. Ids that can never be pending again are dropped on the way, and an index left
  * empty leaves the set.
  */
-export async function readPendingMany(redis: Redis, prefix: string, instances: readonly string[], keepLandedSince: number): Promise<Map<string, { intents: PendingRecord[]; corrupt: CorruptIntent[] }>> {
+export async function readPendingMany(redis: Redis, prefix: string, instances: readonly string[], keepLandedSince: number, landed?: LandedCache): Promise<Map<string, { intents: PendingRecord[]; corrupt: CorruptIntent[] }>> {
   const keys = intentKeys(prefix);
   const out = new Map<string, { intents: PendingRecord[]; corrupt: CorruptIntent[] }>(instances.map((i) => [i, { intents: [], corrupt: [] }]));
   if (instances.length === 0) return out;
@@ -96,23 +96,47 @@ export async function readPendingMany(redis: Redis, prefix: string, instances: r
     for (const id of ids) wanted.push({ instance, id });
   });
   if (wanted.length > 0) {
-    const fields = redis.pipeline();
-    for (const w of wanted) fields.hmget(keys.record(w.id), ...FIELDS);
-    const replies = (await fields.exec()) ?? [];
+    // A landing parsed before is checked by its state and time alone (a ledger cleared and written again differs);
+    // one that changed is read whole in a second round trip.
+    const known = wanted.map(({ id }) => landed?.get(id));
+    const first = redis.pipeline();
+    wanted.forEach(({ id }, i) => (known[i] ? first.hmget(keys.record(id), 'state', 'updatedAt') : first.hmget(keys.record(id), ...FIELDS)));
+    const replies = replyValues(await first.exec());
+    const reread: number[] = [];
+    known.forEach((cached, i) => {
+      if (!cached) return;
+      const [state, updatedAt] = replies[i]!;
+      if (state === 'landed' && updatedAt === String(cached.updatedAt)) return;
+      landed!.delete(wanted[i]!.id);
+      reread.push(i);
+    });
+    if (reread.length > 0) {
+      const second = redis.pipeline();
+      for (const i of reread) second.hmget(keys.record(wanted[i]!.id), ...FIELDS);
+      replyValues(await second.exec()).forEach((values, n) => {
+        replies[reread[n]!] = values;
+        known[reread[n]!] = undefined;
+      });
+    }
     wanted.forEach(({ instance, id }, i) => {
-      const [err, raw] = replies[i] ?? [new Error('no reply from Redis'), null];
-      if (err) throw err;
-      const values = raw as Array<string | null>;
+      const values = replies[i]!;
       const slot = out.get(instance)!;
       const drop = () => done.set(instance, [...(done.get(instance) ?? []), id]);
+      const cached = known[i];
+      if (cached) {
+        if (cached.updatedAt >= keepLandedSince) return void slot.intents.push(cached);
+        landed!.delete(id);
+        return drop();
+      }
       if (values.every((v) => v === null)) return drop();
       const parsed = parseOrProblem(schema, Object.fromEntries(FIELDS.map((f, j) => [f, values[j] ?? undefined])));
       if ('problem' in parsed) {
         slot.corrupt.push({ id, problem: parsed.problem });
         return;
       }
-      const r = parsed.value;
-      if (!isTerminal(r.state) || (r.state === 'landed' && r.updatedAt >= keepLandedSince)) slot.intents.push({ ...r, id });
+      const r = { ...parsed.value, id };
+      if (r.state === 'landed' && r.updatedAt >= keepLandedSince) landed?.set(id, r);
+      if (!isTerminal(r.state) || (r.state === 'landed' && r.updatedAt >= keepLandedSince)) slot.intents.push(r);
       else drop();
     });
   }
@@ -122,6 +146,38 @@ export async function readPendingMany(redis: Redis, prefix: string, instances: r
     await prune.exec();
   }
   return out;
+}
+
+/** The values of a pipeline of HMGETs; throws the first error. */
+function replyValues(replies: Array<[Error | null, unknown]> | null): Array<Array<string | null>> {
+  return (replies ?? []).map(([err, values]) => {
+    if (err) throw err;
+    return values as Array<string | null>;
+  });
+}
+
+/**
+ * Landed intents as the pending reads parsed them, by id. Landed is a state no intent leaves, so what a landed
+ * record shows a strategy never changes: it is read and parsed once, not every tick while it is shown. Entries
+ * leave when their landing is too old to show (and all at once past `max`, a bound on memory).
+ */
+export class LandedCache {
+  private readonly byId = new Map<string, PendingRecord>();
+
+  constructor(private readonly max = 200_000) {}
+
+  get(id: string): PendingRecord | undefined {
+    return this.byId.get(id);
+  }
+
+  set(id: string, r: PendingRecord): void {
+    if (this.byId.size >= this.max) this.byId.clear();
+    this.byId.set(id, r);
+  }
+
+  delete(id: string): void {
+    this.byId.delete(id);
+  }
 }
 
 /**

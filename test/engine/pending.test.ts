@@ -114,6 +114,24 @@ describe('the pending intents a strategy sees', () => {
       expect(await redis.zcard(`${prefix}:intents:instance:spy`)).toBe(0);
     });
 
+    it('shows a landing it read before without reading it whole again, and reads afresh a ledger cleared and written again', async () => {
+      await walletSeen(t0, 5_000_000_000n, 0n);
+      const id = (await evaluate(spy, w(1), t0 + 2_000, deps)).intents[0]!.id;
+      await moveTo(id, 'landed', t0 + 3_000);
+      await evaluate(spy, w(2), t0 + 4_000, deps);
+      expect(last().map((p) => [p.id, p.state])).toEqual([[id, 'landed']]);
+      // Read again from memory: the same view, while the wallet snapshot is older than the landing.
+      await evaluate(spy, w(3), t0 + 6_000, deps);
+      expect(last()).toEqual([{ id, kind: 'swap', state: 'landed', intent: { kind: 'swap', via: 'ultra', inputMint: SOL, outputMint: USDC, amount: 100_000_000n, reason: 'once' }, createdAt: t0 + 2_000 }]);
+      // Everything cleared: the same window decides the same intent id again, now planned, and that is what shows.
+      await clearNamespace(redis, prefix);
+      await snapshots.write('market', { at: t0, prices: { [SOL]: { usd: 200, decimals: 9, change24h: 0 }, [USDC]: { usd: 1, decimals: 6, change24h: 0 } }, tokens: {} });
+      await walletSeen(t0, 5_000_000_000n, 0n);
+      expect((await evaluate(spy, w(1), t0 + 2_000, deps)).intents[0]!.id).toBe(id);
+      await evaluate(spy, w(2), t0 + 4_000, deps);
+      expect(last().map((p) => [p.id, p.state])).toEqual([[id, 'planned']]);
+    });
+
     it('leaves out intents that failed or were rejected: nothing happened', async () => {
       await walletSeen(t0, 5_000_000_000n, 0n);
       const first = await evaluate(spy, w(1), t0 + 2_000, deps);

@@ -3,46 +3,77 @@ import { deepFreeze, type MarketView, type PendingIntentState, type PendingInten
 import type { MarketData, PendingIntentData, PredictionData, WalletData } from './ports.js';
 import type { IntentState } from './states.js';
 
-/** Builds the frozen context of one decide() call from the snapshots. */
-export function buildContext<P, S extends Record<string, unknown>>(input: {
-  instanceId: string;
-  params: P;
-  now: number;
-  market: MarketData;
-  prediction: PredictionData | undefined;
-  wallet: WalletData;
-  /** The instance's intents from the ledger's pending read (non-terminal, and recent landings). */
-  pending: readonly PendingIntentData[];
-  state: S;
-  log: StrategyLogger;
-}): StrategyContext<P, S> {
+/** What the decide() contexts of one evaluation share (everything read from the snapshots), built and frozen once. */
+export interface SharedContext {
+  readonly now: number;
+  readonly walletAt: number;
+  readonly price: StrategyContext['price'];
+  readonly token: StrategyContext['token'];
+  readonly wallet: StrategyContext['wallet'];
+  readonly events: StrategyContext['events'];
+  readonly market: StrategyContext['market'];
+  readonly openOrders: StrategyContext['openOrders'];
+  readonly positions: StrategyContext['positions'];
+}
+
+/** The snapshots' part of every decide() context of one evaluation (deep-frozen: the snapshots with it). */
+export function sharedContext(input: { now: number; market: MarketData; prediction: PredictionData | undefined; wallet: WalletData }): SharedContext {
   const { market, wallet } = input;
   const events = input.prediction?.events ?? [];
   const markets = new Map<string, MarketView>();
   for (const e of events) for (const m of e.markets) markets.set(m.marketId, m);
   const holdings = new Map(wallet.holdings.map((h) => [h.mint, h.amount]));
-  const ctx: StrategyContext<P, S> = {
-    instanceId: input.instanceId,
-    params: input.params,
+  return deepFreeze({
     now: input.now,
-    price: (mint) => market.prices[mint],
-    token: (mint) => market.tokens[mint],
+    walletAt: wallet.at,
+    price: (mint: string) => market.prices[mint],
+    token: (mint: string) => market.tokens[mint],
     wallet: {
       address: wallet.address,
       lamports: wallet.lamports,
       holdings: wallet.holdings,
       // Asking for the wrapped-SOL mint's balance gives native lamports.
-      balance: (mint) => (mint === WSOL_MINT ? wallet.lamports : (holdings.get(mint) ?? 0n)),
+      balance: (mint: string) => (mint === WSOL_MINT ? wallet.lamports : (holdings.get(mint) ?? 0n)),
     },
     events,
-    market: (id) => markets.get(id),
+    market: (id: string) => markets.get(id),
     openOrders: { trigger: wallet.trigger, recurring: wallet.recurring },
     positions: { lend: wallet.lend, prediction: wallet.prediction },
-    pendingIntents: pendingIntents(input.pending, wallet.at),
-    state: structuredClone(input.state),
+  });
+}
+
+const NOTHING_PENDING: readonly PendingIntentView[] = Object.freeze([]);
+
+/**
+ * The frozen context of one decide() call: the evaluation's shared part and the instance's own. `state` is the
+ * caller's own copy (as read from Redis for this call): it is frozen in place, not copied.
+ */
+export function buildContext<P, S extends Record<string, unknown>>(
+  shared: SharedContext,
+  input: {
+    instanceId: string;
+    params: P;
+    /** The instance's intents from the ledger's pending read (non-terminal, and recent landings). */
+    pending: readonly PendingIntentData[];
+    state: S;
+    log: StrategyLogger;
+  },
+): StrategyContext<P, S> {
+  return Object.freeze({
+    instanceId: input.instanceId,
+    params: deepFreeze(input.params),
+    now: shared.now,
+    price: shared.price,
+    token: shared.token,
+    wallet: shared.wallet,
+    events: shared.events,
+    market: shared.market,
+    openOrders: shared.openOrders,
+    positions: shared.positions,
+    pendingIntents: input.pending.length === 0 ? NOTHING_PENDING : deepFreeze(pendingIntents(input.pending, shared.walletAt)),
+    state: deepFreeze(input.state),
     log: input.log,
-  };
-  return deepFreeze(ctx);
+  });
 }
 
 /** Whether an intent in this state can be pending: true for every live state and for `landed`. */

@@ -2,7 +2,7 @@ import { KeeperError } from '../lib/errors.js';
 import type { Logger } from '../lib/logger.js';
 import { intentSchema, type Intent } from '../sdk/intents.js';
 import type { AnyStrategy } from '../sdk/strategy.js';
-import { buildContext } from './context.js';
+import { buildContext, sharedContext } from './context.js';
 import { intentId, type DecisionWindow } from './ids.js';
 import type { DecisionSummary, Enqueue, EnqueueMany, IntentLedger, NewIntentRecord, PendingIntentData, RiskCounters, ShardCommit, SnapshotSource, StrategyStatePort } from './ports.js';
 import { judgeAll, readRiskState, type RiskLimits } from './risk.js';
@@ -130,6 +130,7 @@ export async function evaluateShard(shard: Shard, window: DecisionWindow, now: n
     const out = new Map<string, DecisionSummary>();
     const commits: ShardCommit['instances'] = [];
     const decided: Array<{ instance: EvaluatedInstance; intents: Intent[]; nextState: Record<string, unknown> | undefined; state: Record<string, unknown> }> = [];
+    const shared = sharedContext({ now, market, prediction, wallet });
     for (const instance of shard.instances) {
       const loadedState = loaded.states.get(instance.id)!;
       if (loadedState.appliedWindow !== null && window.start <= loadedState.appliedWindow) {
@@ -137,10 +138,11 @@ export async function evaluateShard(shard: Shard, window: DecisionWindow, now: n
         continue;
       }
       const own = pending.get(instance.id) ?? { intents: [], corrupt: [] };
-      const ilog = () => log.child({ instance: instance.id, strategy: instance.definition.name });
-      if (own.corrupt.length > 0) ilog().error({ corrupt: own.corrupt }, 'pending intents whose records do not parse; the strategy cannot see them');
+      const ilog = new InstanceLog(log, instance.id, instance.definition.name);
+      if (own.corrupt.length > 0) ilog.logger.error({ corrupt: own.corrupt }, 'pending intents whose records do not parse; the strategy cannot see them');
       try {
-        const ctx = buildContext({ instanceId: instance.id, params: instance.params, now, market, prediction, wallet, pending: own.intents, state: loadedState.state, log: strategyLogger(ilog) });
+        // The state as read for this evaluation: the context freezes it in place (nothing else writes it).
+        const ctx = buildContext(shared, { instanceId: instance.id, params: instance.params, pending: own.intents, state: loadedState.state, log: ilog });
         const { intents, nextState } = decideSafely(instance, ctx);
         if (intents.length > deps.maxIntentsPerEvaluation) {
           throw new StrategyError(instance.id, `returned ${intents.length} intents; the limit per evaluation is ${deps.maxIntentsPerEvaluation}`);
@@ -148,7 +150,7 @@ export async function evaluateShard(shard: Shard, window: DecisionWindow, now: n
         decided.push({ instance, intents, nextState, state: loadedState.state });
       } catch (err) {
         const message = err instanceof Error ? err.message : String(err);
-        ilog().error({ err }, 'strategy failed; its decision is discarded and the bot keeps running');
+        ilog.logger.error({ err }, 'strategy failed; its decision is discarded and the bot keeps running');
         const s = summary('error', [], message);
         out.set(instance.id, s);
         const decision = changedDecision(instance.id, s, deps.decisionCache);
@@ -222,6 +224,7 @@ async function enqueueAll(ids: readonly string[], deps: EvaluateDeps): Promise<v
 
 /** What a decision says, without its time: two decisions with the same digest need not both be written. */
 function digest(d: DecisionSummary): string {
+  if (d.intents.length === 0) return `${d.outcome}|${d.message ?? ''}`;
   return JSON.stringify([d.outcome, d.message ?? null, d.intents.map((i) => [i.id, i.state])]);
 }
 
@@ -303,10 +306,33 @@ function decideSafely(instance: EvaluatedInstance, ctx: Parameters<AnyStrategy['
   return { intents, nextState: state as Record<string, unknown> | undefined };
 }
 
-function strategyLogger(log: () => Logger) {
-  return {
-    debug: (message: string, fields?: Record<string, unknown>) => log().debug(fields ?? {}, message),
-    info: (message: string, fields?: Record<string, unknown>) => log().info(fields ?? {}, message),
-    warn: (message: string, fields?: Record<string, unknown>) => log().warn(fields ?? {}, message),
-  };
+/**
+ * The logger a strategy instance gets (and the evaluation's own lines about it): its child logger is made only when
+ * something is logged, and its methods live on the prototype, so an instance that logs nothing costs one object.
+ */
+class InstanceLog {
+  private child: Logger | undefined;
+
+  constructor(
+    private readonly parent: Logger,
+    private readonly instance: string,
+    private readonly strategy: string,
+  ) {}
+
+  get logger(): Logger {
+    this.child ??= this.parent.child({ instance: this.instance, strategy: this.strategy });
+    return this.child;
+  }
+
+  debug(message: string, fields?: Record<string, unknown>): void {
+    this.logger.debug(fields ?? {}, message);
+  }
+
+  info(message: string, fields?: Record<string, unknown>): void {
+    this.logger.info(fields ?? {}, message);
+  }
+
+  warn(message: string, fields?: Record<string, unknown>): void {
+    this.logger.warn(fields ?? {}, message);
+  }
 }

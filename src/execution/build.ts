@@ -232,10 +232,14 @@ function decode(base64: string): VersionedTransaction {
   }
 }
 
-/** The service's lastValidBlockHeight, or an upper bound: the height now plus the blockhash lifetime (read after the build, so never earlier than the truth). */
+/**
+ * The service's lastValidBlockHeight, or an upper bound: the height now plus the blockhash lifetime (read after the
+ * build, so never earlier than the truth; the read is shared with the other executions' reads of the moment, and
+ * leaves after this call).
+ */
 async function lastValid(deps: BuildDeps, fromService: string | number | bigint | undefined): Promise<bigint> {
   if (fromService !== undefined && /^\d+$/.test(String(fromService))) return BigInt(fromService);
-  return (await deps.rpc.blockHeight()) + BLOCKHASH_BLOCKS;
+  return (await deps.rpc.sharedBlockHeight()) + BLOCKHASH_BLOCKS;
 }
 
 async function routed(tx: VersionedTransaction, route: BuiltTransaction['route'], deps: BuildDeps, quote: Record<string, unknown>): Promise<BuiltTransaction> {

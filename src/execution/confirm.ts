@@ -29,7 +29,8 @@ export async function confirmSignature(rpc: SolanaRpc, o: ConfirmOptions): Promi
   const resendEvery = o.resendEveryMs ?? 2_000;
   let lastSend = Date.now();
   for (;;) {
-    const status = await rpc.status(o.signature).catch(() => null);
+    // Polled with every other signature in flight in this process (one getSignatureStatuses for all of them).
+    const status = await rpc.sharedStatus(o.signature).catch(() => null);
     const settled = settledOf(status?.value ?? null);
     if (settled) return settled;
     const proof = await proveExpired(rpc, o).catch((err: unknown) => {

@@ -1,4 +1,5 @@
 import bs58 from 'bs58';
+import type { VersionedTransaction } from '@solana/web3.js';
 import type { JupiterClient } from '../jupiter/client.js';
 import { JupiterError, SchemaError } from '../jupiter/errors.js';
 import { KeeperError } from '../lib/errors.js';
@@ -115,24 +116,29 @@ export class Executor {
     const checked = await this.buildAndGuard(rec, move, log, signal);
     if ('done' in checked) return checked;
     const { built, report } = checked;
-    await move(rec, 'guarded', { quote: { ...built.quote, expectedChanges: report.changes } });
+    const quote = { ...built.quote, expectedChanges: report.changes };
+    await move(rec, 'guarded', { quote });
 
     // The switch may have been thrown while the venue built and the guard checked: nothing is signed after it.
     if (await this.stoppedBySwitch(rec, move, log)) return { done: 'rejected' };
-    // The slot before signing: the transaction cannot land earlier, so history from here on proves its absence.
-    const minSlot = await this.deps.rpc.slot();
+    // A slot before signing: the transaction cannot land earlier, so history from there on proves its absence. The
+    // guard's simulation ran at one (it answers what a getSlot here would, or earlier, which proves no less).
+    const minSlot = report.slot ?? (await this.deps.rpc.slot());
     this.deps.wallet.sign(built.tx);
     for (const s of built.extraSigners ?? []) s.sign(built.tx);
     const signature = bs58.encode(built.tx.signatures[0] ?? new Uint8Array(64));
     const signedTx = Buffer.from(built.tx.serialize()).toString('base64');
-    const current = await this.deps.store.get(rec.id);
+    // `rec` is this attempt's record as read after the claim; every move since is this owner's, fenced, so its
+    // signatures are the stored ones (another owner's claim would refuse the move below).
+    const patch = { signedTx, signature, signatures: [...rec.signatures, signature], lastValidBlockHeight: built.lastValidBlockHeight, route: { ...built.route, minSlot } };
     // Durable before the bytes leave the process: a lost `signed` record would make a later worker sign again.
-    await move(rec, 'signed', { signedTx, signature, signatures: [...(current?.signatures ?? []), signature], lastValidBlockHeight: built.lastValidBlockHeight, route: { ...built.route, minSlot } }, { durable: true });
+    await move(rec, 'signed', patch, { durable: true });
     log.info({ signature, lastValidBlockHeight: built.lastValidBlockHeight.toString(), via: built.route.via }, 'signed; signature persisted before submit');
     await faultPoint('after-sign');
-    const signed = await this.deps.store.get(rec.id);
-    if (!signed) throw new MissingIntentError(rec.id);
-    return this.submit(signed, move, log, signal);
+    // The record as the fenced moves of this attempt left it (built, guarded, signed), without reading it back.
+    const requestId = 'requestId' in built.route ? built.route.requestId : null;
+    const signed: IntentRecord = { ...rec, ...patch, state: 'signed', requestId, quote };
+    return this.submit(signed, move, log, signal, built.tx);
   }
 
   /**
@@ -218,8 +224,8 @@ export class Executor {
     return this.submit(rec, move, log, signal);
   }
 
-  private async submit(rec: IntentRecord, move: Mover, log: Logger, signal?: AbortSignal): Promise<AttemptEnd> {
-    const end = await submitAndConfirm(rec, { jup: this.deps.jup, rpc: this.deps.rpc, store: this.deps.store, move, log, signal });
+  private async submit(rec: IntentRecord, move: Mover, log: Logger, signal?: AbortSignal, signedTx?: VersionedTransaction): Promise<AttemptEnd> {
+    const end = await submitAndConfirm(rec, { jup: this.deps.jup, rpc: this.deps.rpc, store: this.deps.store, move, log, signal }, signedTx);
     if ('done' in end && end.done === 'landed' && rec.intent.kind === 'send') this.deps.notice?.(inviteNotice(rec.id, rec.intent, this.deps.wallet));
     return end;
   }

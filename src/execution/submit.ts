@@ -30,13 +30,14 @@ export interface SubmitDeps {
  * Sends a signed intent's bytes by its route and confirms them by signature. The intent becomes `failed` only when
  * the chain says so (the transaction landed with an error); a send the node refused in preflight proves nothing,
  * because an earlier copy of the same bytes may still land: the confirmation goes on, and only a proven expiry
- * with the signature absent ends the attempt.
+ * with the signature absent ends the attempt. `signedTx`, when given, is the record's signedTx already decoded.
  */
-export async function submitAndConfirm(rec: IntentRecord, d: SubmitDeps): Promise<AttemptEnd> {
+export async function submitAndConfirm(rec: IntentRecord, d: SubmitDeps, signedTx?: VersionedTransaction): Promise<AttemptEnd> {
   if (!rec.signedTx || !rec.signature || rec.lastValidBlockHeight === null) {
     throw new KeeperError('INTENT_CORRUPT', 'halt', `intent ${rec.id} is ${rec.state} without its signed transaction`);
   }
-  const tx = VersionedTransaction.deserialize(Buffer.from(rec.signedTx, 'base64'));
+  // The transaction just signed in this process is the one whose bytes are the record's: not decoded again.
+  const tx = signedTx ?? VersionedTransaction.deserialize(Buffer.from(rec.signedTx, 'base64'));
   const route = parseRoute(rec.route);
   await d.move(rec, 'submitted', {});
   let executed: Record<string, unknown> | undefined;
@@ -59,7 +60,9 @@ export async function submitAndConfirm(rec: IntentRecord, d: SubmitDeps): Promis
     logger: d.log,
   });
   if (c.kind === 'expired') return { expired: true };
-  const latest = (await d.store.get(rec.id)) ?? rec;
+  // Nothing but this owner's fenced moves changed the record since `rec` (read after the claim, or as the moves
+  // of this attempt left it): its quote is the stored one.
+  const latest = rec;
   if (c.kind === 'landed') {
     await d.move(latest, 'landed', { result: { slot: c.status.slot, ...(executed ?? {}), expected: latest.quote?.expectedChanges ?? null } });
     d.log.info({ signature: rec.signature, slot: c.status.slot }, 'landed');

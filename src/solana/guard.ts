@@ -1,14 +1,14 @@
-import { PublicKey, type AccountInfo, type SimulatedTransactionAccountInfo, type VersionedTransaction } from '@solana/web3.js';
+import type { AddressLookupTableAccount, VersionedMessage, VersionedTransaction } from '@solana/web3.js';
 import { KeeperError } from '../lib/errors.js';
 import { computeWalletChanges, findAuthorityChanges, readTokenAccount, type AccountSnapshot, type AccountStates } from './guardChanges.js';
-import { decodeMessage, lookupTablesFrom, type DecodedMessage } from './guardDecode.js';
+import { decodeMessage, highestLookupIndex, lookupTableFrom, type DecodedMessage, type LookupProblem } from './guardDecode.js';
 import { checkFlows, type TracedEvent } from './guardFlows.js';
-import { flowEventsOf, fromRpcInstruction } from './guardInstructions.js';
+import { flowEventsOf, fromUiInstruction, type GuardInstruction } from './guardInstructions.js';
 import { checkBalances, checkStatic, checkSwapInflow, describeAccountChange, swapSpend } from './guardRules.js';
 import { dangerousExtensions } from './guardToken2022.js';
 import type { GuardPolicy, GuardReport, GuardViolation, ProductCheck } from './guardTypes.js';
 import { PROGRAM_IDS, TIP_ACCOUNTS } from './programs.js';
-import type { SolanaRpc } from './rpc.js';
+import { contextual, rawAccount, resultOf, RpcCallError, type RawAccount as RpcAccount, type RpcCall, type RpcReply, type SolanaRpc } from './rpc.js';
 
 export type { SpendRule } from './guardFlows.js';
 export type { GuardPolicy, GuardReport, GuardRule, GuardViolation, ProductCheck, ProductRule, TopInstruction } from './guardTypes.js';
@@ -86,9 +86,7 @@ export async function guardTransaction(tx: VersionedTransaction, policy: GuardPo
   });
 
   const message = tx.message;
-  const tableKeys = message.addressTableLookups.map((l) => l.accountKey);
-  const fetchedTables = tableKeys.length > 0 ? (await read(rpc, tableKeys)).accounts : [];
-  const { tables, problems } = lookupTablesFrom(message, fetchedTables);
+  const { tables, problems } = await resolveLookupTables(rpc, message);
   for (const p of problems) violations.push({ rule: 'lookup-table', message: `address lookup table ${p.table} ${p.reason}` });
 
   let decoded: DecodedMessage;
@@ -104,31 +102,27 @@ export async function guardTransaction(tx: VersionedTransaction, policy: GuardPo
   if (problems.length > 0) return report(base);
 
   const swapMints = policy.swap ? [policy.swap.inputMint, policy.swap.outputMint] : [];
-  const readKeys = uniqueKeys([...decoded.writable.map((k) => k.toBase58()), ...swapMints, ...(policy.product?.reads ?? [])]);
-  const before = await read(rpc, readKeys.map(toKey(decoded)));
-  const pre = statesOf(readKeys, before.accounts);
+  const readKeys = uniqueKeys([...decoded.writableAddresses, ...swapMints, ...(policy.product?.reads ?? [])]);
+  const { pre, sim } = await simulateBetweenReads(rpc, tx, readKeys, decoded.writableAddresses, wallet);
   if (policy.product) violations.push(...checkProduct(policy.product, decoded, pre));
-  const sim = await simulate(rpc, tx, decoded.writable, before.slot);
-  const value = sim.value;
-  if (value.err !== null) {
-    const code = typeof value.err === 'string' ? value.err : undefined;
+  if (sim.err !== null) {
+    const code = typeof sim.err === 'string' ? sim.err : undefined;
     if (code && TRANSIENT_SIM_ERRORS.has(code)) throw new GuardUnavailable(code === 'BlockhashNotFound' ? 'blockhash-not-found' : 'rpc', `the simulation answered ${code} (the node cannot run it now)`);
-    violations.push({ rule: 'simulation-failed', message: `the simulation failed: ${JSON.stringify(value.err)}` });
-    return report({ ...base, slot: sim.context.slot, unitsConsumed: value.unitsConsumed, logs: value.logs?.slice(-KEPT_LOG_LINES) });
+    violations.push({ rule: 'simulation-failed', message: `the simulation failed: ${JSON.stringify(sim.err)}` });
+    return report({ ...base, slot: sim.slot, unitsConsumed: sim.unitsConsumed, logs: sim.logs?.slice(-KEPT_LOG_LINES) });
   }
-  if (!value.accounts || value.accounts.length !== decoded.writable.length) throw new GuardUnavailable('no-post-state', 'the RPC returned no post-simulation state for the accounts asked for');
-  if (!value.innerInstructions) throw new GuardUnavailable('no-inner-instructions', 'the RPC returned no inner instructions (a node older than 1.18 cannot show where CPIs send funds)');
+  if (!sim.accounts || sim.accounts.length !== decoded.writableAddresses.length) throw new GuardUnavailable('no-post-state', 'the RPC returned no post-simulation state for the accounts asked for');
+  if (!sim.innerInstructions) throw new GuardUnavailable('no-inner-instructions', 'the RPC returned no inner instructions (a node older than 1.18 cannot show where CPIs send funds)');
 
   const post = new Map<string, AccountSnapshot | null>(pre);
-  decoded.writable.forEach((k, i) => post.set(k.toBase58(), fromSimulated(value.accounts![i] ?? null)));
-  await assertWalletUnmoved(rpc, pre, wallet, sim.context.slot);
+  decoded.writableAddresses.forEach((k, i) => post.set(k, sim.accounts![i] ?? null));
 
   const events: TracedEvent[] = [];
-  const inner = new Map(value.innerInstructions.map((g) => [g.index, g.instructions]));
+  const inner = sim.innerInstructions;
   decoded.instructions.forEach((ix, i) => {
     const top = ix.programId;
     for (const e of flowEventsOf({ form: 'raw', ...ix })) events.push({ ...e, top });
-    for (const cpi of inner.get(i) ?? []) for (const e of flowEventsOf(fromRpcInstruction(cpi))) events.push({ ...e, top });
+    for (const cpi of inner.get(i) ?? []) for (const e of flowEventsOf(cpi)) events.push({ ...e, top });
   });
   // An ExactOut swap's input is bounded by the feed's worth of its exact output, not by the intent's amount.
   const spend = swapSpend(policy.spend, policy.swap, pre);
@@ -156,7 +150,7 @@ export async function guardTransaction(tx: VersionedTransaction, policy: GuardPo
   checkBalances(changes, decoded, flows, { ...policy, spend }, violations);
   if (policy.swap) checkSwapInflow(changes, decoded, flows, policy.swap, pre, violations);
   await checkExtensions(rpc, pre, post, wallet, swapMints, policy, violations);
-  return report({ ...base, changes, tipsLamports, simulated: true, slot: sim.context.slot, unitsConsumed: value.unitsConsumed });
+  return report({ ...base, changes, tipsLamports, simulated: true, slot: sim.slot, unitsConsumed: sim.unitsConsumed });
 }
 
 /**
@@ -185,66 +179,216 @@ async function checkExtensions(rpc: SolanaRpc, pre: AccountStates, post: Account
   const wanted = [...mints].filter((m) => !policy.allowToken2022Mints.has(m));
   if (wanted.length === 0) return;
   const missing = wanted.filter((m) => !pre.has(m));
-  const fetched = missing.length > 0 ? statesOf(missing, (await read(rpc, missing.map((m) => toPublicKey(m)))).accounts) : new Map<string, AccountSnapshot | null>();
+  const fetched = missing.length > 0 ? statesOf(missing, (await read(rpc, missing)).accounts) : new Map<string, AccountSnapshot | null>();
   for (const mint of wanted) {
     const found = dangerousExtensions(mint, pre.get(mint) ?? fetched.get(mint));
     if (found.length > 0) violations.push({ rule: 'token-extension', message: `Token-2022 mint ${mint} has ${found.join(' and ')}; allow it in risk.allowToken2022Mints to trade it` });
   }
 }
 
+/** Most accounts one getMultipleAccounts call may ask for. */
+const MAX_ACCOUNTS_PER_CALL = 100;
+/** Batched rounds (read, simulate, read again) tried at once when another transaction moved the wallet meanwhile. */
+const SNAPSHOT_ROUNDS = 3;
+
+/** What the simulation said, read from the node's answer (post-states in the order of the accounts asked for). */
+interface Simulation {
+  slot: number;
+  err: unknown;
+  logs: string[] | null;
+  unitsConsumed: number | undefined;
+  accounts: Array<AccountSnapshot | null> | null;
+  /** The CPIs of each top-level instruction, by its index (null: the node sent none). */
+  innerInstructions: Map<number, GuardInstruction[]> | null;
+}
+
 /**
- * Reads the wallet's accounts again, on a node at least as fresh as the simulation, and checks they are what the
- * "before" read saw: otherwise another transaction landed in between and the before/after comparison would count
- * its effect as this one's.
+ * The accounts the transaction touches before it runs, and its simulation, on states from one slot: the accounts
+ * are read, the transaction simulated on a node at least that fresh, and the wallet's accounts read again on a node
+ * at least as fresh as the simulation; they must be what the first read saw, or another transaction landed in
+ * between and the before/after comparison would count its effect as this one's.
+ *
+ * The three calls go as one JSON-RPC batch (one round trip, so another transaction seldom lands in between); the
+ * order a chain of minContextSlot would enforce is checked on the context slots of the answers instead (first read
+ * <= simulation <= second read). Answers out of that order (a batch spread over nodes) are done again as three
+ * calls, each pinned to the slot of the one before. When the wallet moved in between, the round is repeated at once
+ * a few times before the check is given up as one that could not run (GuardUnavailable, retried later).
  */
-async function assertWalletUnmoved(rpc: SolanaRpc, pre: AccountStates, wallet: string, slot: number): Promise<void> {
-  const keys = [...pre.keys()].filter((k) => k === wallet || readTokenAccount(pre.get(k))?.owner === wallet);
-  const again = statesOf(keys, (await read(rpc, keys.map((k) => toPublicKey(k)), slot)).accounts);
-  for (const k of keys) {
-    const a = pre.get(k) ?? null;
-    const b = again.get(k) ?? null;
-    const same = a === null || b === null ? a === b : a.lamports === b.lamports && a.owner === b.owner && a.data.length === b.data.length && a.data.every((x, i) => x === b.data[i]);
-    if (!same) throw new GuardUnavailable('state-moved', `the wallet's account ${k} changed while the transaction was being checked (another transaction landed); checking again`);
+async function simulateBetweenReads(rpc: SolanaRpc, tx: VersionedTransaction, readKeys: readonly string[], writable: readonly string[], wallet: string): Promise<{ pre: Map<string, AccountSnapshot | null>; sim: Simulation }> {
+  const wire = Buffer.from(tx.serialize()).toString('base64');
+  const reads = chunks(readKeys).map((keys) => accountsCall(rpc, keys));
+  for (let round = 1; ; round += 1) {
+    let batched: { pre: Map<string, AccountSnapshot | null>; sim: Simulation; again: Map<string, AccountSnapshot | null> } | null;
+    try {
+      const replies = await rpc.batch([...reads, simulateCall(rpc, wire, writable), ...reads]);
+      const before = accountsOf(replies.slice(0, reads.length), reads);
+      const sim = simulationOf(replies[reads.length]!);
+      const after = accountsOf(replies.slice(reads.length + 1), reads);
+      const ordered = before.slots.every((s) => s <= sim.slot) && after.slots.every((s) => s >= sim.slot);
+      batched = ordered ? { pre: statesOf(readKeys, before.accounts), sim, again: statesOf(readKeys, after.accounts) } : null;
+    } catch (err) {
+      throw unavailableFrom('getMultipleAccounts/simulateTransaction', err);
+    }
+    const pinned = batched ?? (await pinnedRound(rpc, wire, readKeys, writable, reads));
+    // A failed simulation is judged on its own: nothing after it compares before and after states.
+    if (pinned.sim.err !== null) return { pre: pinned.pre, sim: pinned.sim };
+    const moved = walletMoved(pinned.pre, pinned.again, wallet);
+    if (moved === null) return { pre: pinned.pre, sim: pinned.sim };
+    if (round >= SNAPSHOT_ROUNDS) throw new GuardUnavailable('state-moved', `the wallet's account ${moved} changed while the transaction was being checked (another transaction landed); checking again`);
   }
 }
 
-type RawAccount = AccountSnapshot | null;
-
-async function read(rpc: SolanaRpc, keys: readonly PublicKey[], minContextSlot?: number): Promise<{ slot: number; accounts: RawAccount[] }> {
+/** The read, the simulation and the second read as three calls, each on a node at least at the slot of the one before. */
+async function pinnedRound(rpc: SolanaRpc, wire: string, readKeys: readonly string[], writable: readonly string[], reads: readonly RpcCall[]) {
   try {
-    const r = await rpc.accountsAt(keys, minContextSlot);
-    return { slot: r.slot, accounts: r.accounts.map(fromInfo) };
+    const before = accountsOf(await rpc.batch(reads), reads);
+    const minSlot = Math.max(0, ...before.slots);
+    const [simReply] = await rpc.batch([simulateCall(rpc, wire, writable, minSlot)]);
+    const sim = simulationOf(simReply!);
+    const again = chunks(readKeys).map((keys) => accountsCall(rpc, keys, sim.slot));
+    const after = accountsOf(await rpc.batch(again), again);
+    return { pre: statesOf(readKeys, before.accounts), sim, again: statesOf(readKeys, after.accounts) };
+  } catch (err) {
+    throw err instanceof GuardUnavailable ? err : unavailableFrom('getMultipleAccounts/simulateTransaction', err);
+  }
+}
+
+/** The first of the wallet's accounts (the wallet and its token accounts as first read) that differs in `again`; null when none does. */
+function walletMoved(pre: AccountStates, again: AccountStates, wallet: string): string | null {
+  for (const [k, a] of pre) {
+    if (k !== wallet && readTokenAccount(a)?.owner !== wallet) continue;
+    const b = again.get(k) ?? null;
+    const same = a === null || b === null ? a === b : a.lamports === b.lamports && a.owner === b.owner && a.data.length === b.data.length && Buffer.compare(a.data, b.data) === 0;
+    if (!same) return k;
+  }
+  return null;
+}
+
+function accountsCall(rpc: SolanaRpc, keys: readonly string[], minContextSlot?: number): RpcCall {
+  return { method: 'getMultipleAccounts', params: [keys, { encoding: 'base64', commitment: rpc.commitment, ...(minContextSlot !== undefined ? { minContextSlot } : {}) }] };
+}
+
+function simulateCall(rpc: SolanaRpc, wire: string, accounts: readonly string[], minContextSlot?: number): RpcCall {
+  return {
+    method: 'simulateTransaction',
+    params: [
+      wire,
+      {
+        encoding: 'base64',
+        sigVerify: false,
+        replaceRecentBlockhash: false,
+        commitment: rpc.commitment,
+        innerInstructions: true,
+        ...(minContextSlot !== undefined ? { minContextSlot } : {}),
+        accounts: { encoding: 'base64', addresses: accounts },
+      },
+    ],
+  };
+}
+
+/**
+ * The accounts of the answers to getMultipleAccounts `calls` (chunks in order), with each chunk's slot; throws on
+ * an error, a bad shape or a list of another length than asked for.
+ */
+function accountsOf(replies: readonly RpcReply[], calls: readonly RpcCall[]): { slots: number[]; accounts: Array<AccountSnapshot | null> } {
+  const method = 'getMultipleAccounts';
+  const slots: number[] = [];
+  const accounts: Array<AccountSnapshot | null> = [];
+  for (const [i, reply] of replies.entries()) {
+    const { slot, value } = contextual(resultOf(reply, method), method);
+    const asked = (calls[i]?.params[0] as readonly string[] | undefined)?.length;
+    if (!Array.isArray(value) || value.length !== asked) throw new Error(`${method}: the RPC node answered ${Array.isArray(value) ? value.length : 'no'} accounts for ${asked ?? 0} asked`);
+    slots.push(slot);
+    for (const v of value) accounts.push(snapshotOf(rawAccount(v, method)));
+  }
+  return { slots, accounts };
+}
+
+/** The simulation's answer, checked; throws on an error or a bad shape. */
+function simulationOf(reply: RpcReply): Simulation {
+  const method = 'simulateTransaction';
+  const { slot, value } = contextual(resultOf(reply, method), method);
+  const v = value as { err?: unknown; logs?: unknown; unitsConsumed?: unknown; accounts?: unknown; innerInstructions?: unknown } | null;
+  if (!v || typeof v !== 'object') throw new Error(`${method}: the RPC node answered no simulation`);
+  const accounts = Array.isArray(v.accounts) ? v.accounts.map((a) => snapshotOf(rawAccount(a, method))) : null;
+  let innerInstructions: Simulation['innerInstructions'] = null;
+  if (Array.isArray(v.innerInstructions)) {
+    innerInstructions = new Map();
+    for (const g of v.innerInstructions as unknown[]) {
+      const group = g as { index?: unknown; instructions?: unknown } | null;
+      if (!group || typeof group.index !== 'number' || !Array.isArray(group.instructions)) throw new Error(`${method}: the RPC node answered malformed inner instructions`);
+      innerInstructions.set(group.index, group.instructions.map((ix) => fromUiInstruction(ix)));
+    }
+  }
+  return {
+    slot,
+    err: v.err ?? null,
+    logs: Array.isArray(v.logs) ? v.logs.filter((l): l is string => typeof l === 'string') : null,
+    unitsConsumed: typeof v.unitsConsumed === 'number' ? v.unitsConsumed : undefined,
+    accounts,
+    innerInstructions,
+  };
+}
+
+/**
+ * Lookup tables stay what they were for every index they had: a table's addresses are never rewritten, only
+ * appended (extend), and a closed table's address cannot be created again (it derives from a slot that is no longer
+ * recent by the time a table can be closed). So a table read once resolves every lookup whose indexes it covers;
+ * a lookup past its end reads it again (it may have been extended). Keyed by table address, in this process.
+ */
+const LOOKUP_TABLES = new Map<string, AddressLookupTableAccount>();
+const LOOKUP_TABLES_KEPT = 1_024;
+
+/** The message's lookup tables, from the cache where it covers their indexes, else read (one call for the rest). */
+async function resolveLookupTables(rpc: SolanaRpc, message: VersionedMessage): Promise<{ tables: AddressLookupTableAccount[]; problems: LookupProblem[] }> {
+  const lookups = message.addressTableLookups;
+  if (lookups.length === 0) return { tables: [], problems: [] };
+  const known = lookups.map((l) => {
+    const t = LOOKUP_TABLES.get(l.accountKey.toBase58());
+    return t && highestLookupIndex(l) < t.state.addresses.length ? t : undefined;
+  });
+  const wanted = lookups.filter((_, i) => !known[i]).map((l) => l.accountKey.toBase58());
+  const fetched = wanted.length > 0 ? statesOf(wanted, (await read(rpc, wanted)).accounts) : new Map<string, AccountSnapshot | null>();
+  const tables: AddressLookupTableAccount[] = [];
+  const problems: LookupProblem[] = [];
+  lookups.forEach((lookup, i) => {
+    const address = lookup.accountKey.toBase58();
+    const table = known[i] ?? lookupTableFrom(lookup, fetched.get(address) ?? null);
+    if (typeof table === 'string') {
+      problems.push({ table: address, reason: table });
+      return;
+    }
+    tables.push(table);
+    if (!known[i]) {
+      LOOKUP_TABLES.delete(address);
+      if (LOOKUP_TABLES.size >= LOOKUP_TABLES_KEPT) LOOKUP_TABLES.delete(LOOKUP_TABLES.keys().next().value!);
+      LOOKUP_TABLES.set(address, table);
+    }
+  });
+  return { tables, problems };
+}
+
+async function read(rpc: SolanaRpc, keys: readonly string[]): Promise<{ accounts: Array<AccountSnapshot | null> }> {
+  try {
+    const calls = chunks(keys).map((k) => accountsCall(rpc, k));
+    return accountsOf(await rpc.batch(calls), calls);
   } catch (err) {
     throw unavailableFrom('getMultipleAccounts', err);
   }
 }
 
-async function simulate(rpc: SolanaRpc, tx: VersionedTransaction, accounts: readonly PublicKey[], minContextSlot: number) {
-  try {
-    return await rpc.simulate(tx, accounts, { minContextSlot });
-  } catch (err) {
-    throw unavailableFrom('simulateTransaction', err);
-  }
-}
-
 function unavailableFrom(call: string, err: unknown): GuardUnavailable {
-  const code = (err as { code?: unknown } | null)?.code;
+  if (err instanceof GuardUnavailable) return err;
+  const code = err instanceof RpcCallError ? err.code : (err as { code?: unknown } | null)?.code;
   if (code === -32016) return new GuardUnavailable('node-behind', `RPC ${call}: the node has not reached the slot of the previous read`, err);
   return new GuardUnavailable('rpc', `RPC ${call} failed: ${err instanceof Error ? err.message.slice(0, 200) : String(err)}`, err);
 }
 
-function fromInfo(info: AccountInfo<Buffer> | null): RawAccount {
-  return info ? { lamports: BigInt(info.lamports), owner: info.owner.toBase58(), data: info.data, executable: info.executable } : null;
+function snapshotOf(a: RpcAccount | null): AccountSnapshot | null {
+  return a ? { lamports: BigInt(a.lamports), owner: a.owner, data: Buffer.from(a.data[0], 'base64'), executable: a.executable } : null;
 }
 
-function fromSimulated(acc: SimulatedTransactionAccountInfo | null): RawAccount {
-  if (!acc) return null;
-  const [payload, encoding] = acc.data;
-  const data = payload !== undefined && encoding === 'base64' ? Buffer.from(payload, 'base64') : new Uint8Array(0);
-  return { lamports: BigInt(acc.lamports), owner: acc.owner, data, executable: acc.executable };
-}
-
-function statesOf(keys: readonly string[], accounts: readonly RawAccount[]): Map<string, AccountSnapshot | null> {
+function statesOf(keys: readonly string[], accounts: ReadonlyArray<AccountSnapshot | null>): Map<string, AccountSnapshot | null> {
   const states = new Map<string, AccountSnapshot | null>();
   keys.forEach((k, i) => states.set(k, accounts[i] ?? null));
   return states;
@@ -254,11 +398,8 @@ function uniqueKeys(keys: readonly string[]): string[] {
   return [...new Set(keys)];
 }
 
-function toKey(decoded: DecodedMessage): (k: string) => PublicKey {
-  const known = new Map(decoded.writable.map((w) => [w.toBase58(), w]));
-  return (k) => known.get(k) ?? toPublicKey(k);
-}
-
-function toPublicKey(k: string): PublicKey {
-  return new PublicKey(k);
+function chunks(keys: readonly string[]): string[][] {
+  const out: string[][] = [];
+  for (let i = 0; i < keys.length; i += MAX_ACCOUNTS_PER_CALL) out.push(keys.slice(i, i + MAX_ACCOUNTS_PER_CALL));
+  return out.length > 0 ? out : [[]];
 }

@@ -56,9 +56,25 @@ const ACCOUNT_LEN = 165;
 const MULTISIG_LEN = 355;
 const ACCOUNT_TYPE_ACCOUNT = 2;
 
+/**
+ * Token accounts decoded already, by snapshot: the guard asks about the same accounts many times (the flows, the
+ * changes, the authorities, the wallet check), and each decode writes two to four base58 addresses. A snapshot
+ * whose lamports, owner or data array was replaced since is decoded again; the guard never writes into the bytes of
+ * a snapshot it read. Callers get a copy, so the cached fields cannot be changed through them.
+ */
+const decodedTokenAccounts = new WeakMap<AccountSnapshot, { lamports: bigint; owner: string; data: Uint8Array; fields: TokenAccountFields | null }>();
+
 /** Decodes a token account (SPL Token, or Token-2022 with or without extensions); null for anything else. */
 export function readTokenAccount(acc: AccountSnapshot | null | undefined): TokenAccountFields | null {
   if (!acc || acc.lamports === 0n) return null;
+  const known = decodedTokenAccounts.get(acc);
+  if (known && known.lamports === acc.lamports && known.owner === acc.owner && known.data === acc.data) return known.fields && { ...known.fields };
+  const fields = decodeTokenAccount(acc);
+  decodedTokenAccounts.set(acc, { lamports: acc.lamports, owner: acc.owner, data: acc.data, fields });
+  return fields && { ...fields };
+}
+
+function decodeTokenAccount(acc: AccountSnapshot): TokenAccountFields | null {
   const d = acc.data;
   if (acc.owner === PROGRAM_IDS.splToken) {
     if (d.length !== ACCOUNT_LEN) return null;

@@ -20,6 +20,8 @@ export interface DecodedMessage {
   programs: string[];
   /** Accounts the transaction may write (static and from lookup tables). */
   writable: PublicKey[];
+  /** The same accounts, base58, in the same order. */
+  writableAddresses: string[];
   /** Most the fee payer is charged: base fee per signature plus the priority fee at the compute-unit limit. */
   feeLamports: bigint;
   /** The base fee: lamports per signature times the required signatures. */
@@ -49,14 +51,26 @@ export function lookupTablesFrom(
   const tables: AddressLookupTableAccount[] = [];
   const problems: LookupProblem[] = [];
   for (const [i, lookup] of message.addressTableLookups.entries()) {
-    const problem = lookupProblem(lookup, fetched[i] ?? null);
+    const problem = lookupTableFrom(lookup, fetched[i] ?? null);
     if (typeof problem === 'string') problems.push({ table: lookup.accountKey.toBase58(), reason: problem });
     else tables.push(problem);
   }
   return { tables, problems };
 }
 
-function lookupProblem(lookup: VersionedMessage['addressTableLookups'][number], acc: { owner: string; data: Uint8Array } | null): AddressLookupTableAccount | string {
+/** The highest index of a table that a message's lookup uses (-1 when none). */
+export function highestLookupIndex(lookup: VersionedMessage['addressTableLookups'][number]): number {
+  let highest = -1;
+  for (const i of lookup.writableIndexes) if (i > highest) highest = i;
+  for (const i of lookup.readonlyIndexes) if (i > highest) highest = i;
+  return highest;
+}
+
+/**
+ * One lookup table from its fetched account state (`null`: missing), or why it cannot be used: missing, not owned
+ * by the lookup-table program, undecodable, or too short for the indexes the lookup uses.
+ */
+export function lookupTableFrom(lookup: VersionedMessage['addressTableLookups'][number], acc: { owner: string; data: Uint8Array } | null): AddressLookupTableAccount | string {
   if (!acc) return 'does not exist';
   if (acc.owner !== PROGRAM_IDS.addressLookupTable) return `is owned by ${acc.owner}, not the lookup-table program`;
   let state: AddressLookupTableAccount['state'];
@@ -65,7 +79,7 @@ function lookupProblem(lookup: VersionedMessage['addressTableLookups'][number], 
   } catch {
     return 'is not a decodable lookup table';
   }
-  const highest = Math.max(-1, ...lookup.writableIndexes, ...lookup.readonlyIndexes);
+  const highest = highestLookupIndex(lookup);
   if (highest >= state.addresses.length) return `has ${state.addresses.length} addresses but index ${highest} is used`;
   return new AddressLookupTableAccount({ key: lookup.accountKey, state });
 }
@@ -82,42 +96,51 @@ export function decodeMessage(message: VersionedMessage, tables: AddressLookupTa
       : new MessageAccountKeys(message.staticAccountKeys);
   const n = message.header.numRequiredSignatures;
   if (n < 1 || n > message.staticAccountKeys.length) throw new RangeError(`the header requires ${n} signatures of ${message.staticAccountKeys.length} static accounts`);
-  const signers = message.staticAccountKeys.slice(0, n).map((k) => k.toBase58());
+  // Every account's base58 once: the instructions below name the same accounts many times.
+  const names: string[] = [];
+  for (let i = 0; i < keys.length; i += 1) names.push(keys.get(i)?.toBase58() ?? `(unresolved account #${i})`);
+  const name = (i: number): string => names[i] ?? `(unresolved account #${i})`;
+  const signers = names.slice(0, n);
   const programs: string[] = [];
   for (const ix of message.compiledInstructions) {
-    const id = keys.get(ix.programIdIndex)?.toBase58() ?? `(unresolved account #${ix.programIdIndex})`;
+    const id = name(ix.programIdIndex);
     if (!programs.includes(id)) programs.push(id);
   }
   const writable: PublicKey[] = [];
+  const writableAddresses: string[] = [];
+  const seen = new Set<string>();
   for (let i = 0; i < keys.length; i += 1) {
     const key = keys.get(i);
-    if (key && message.isAccountWritable(i) && !writable.some((w) => w.equals(key))) writable.push(key);
+    if (!key || !message.isAccountWritable(i) || seen.has(names[i]!)) continue;
+    seen.add(names[i]!);
+    writable.push(key);
+    writableAddresses.push(names[i]!);
   }
-  const name = (i: number): string => keys.get(i)?.toBase58() ?? `(unresolved account #${i})`;
   const instructions = message.compiledInstructions.map((ix) => ({ programId: name(ix.programIdIndex), accounts: ix.accountKeyIndexes.map(name), data: ix.data }));
   const baseFeeLamports = BigInt(n) * LAMPORTS_PER_SIGNATURE;
-  const priorityFeeLamports = priorityFee(message, keys);
+  const priorityFeeLamports = priorityFee(message, name);
   return {
     feePayer: signers[0]!,
     signers,
     programs,
     writable,
+    writableAddresses,
     feeLamports: baseFeeLamports + priorityFeeLamports,
     baseFeeLamports,
     priorityFeeLamports,
     instructions,
-    durableNonce: advancesNonce(message, keys),
+    durableNonce: advancesNonce(message, name),
   };
 }
 
 /** The priority fee the compute-budget instructions (or a v1 transaction config) ask for, at most. */
-function priorityFee(message: VersionedMessage, keys: MessageAccountKeys): bigint {
+function priorityFee(message: VersionedMessage, name: (i: number) => string): bigint {
   if (message.version === 1) return BigInt(message.transactionConfig.priorityFee ?? 0);
   let limit: bigint | null = null;
   let microLamports = 0n;
   let others = 0n;
   for (const ix of message.compiledInstructions) {
-    if (keys.get(ix.programIdIndex)?.toBase58() !== PROGRAM_IDS.computeBudget) {
+    if (name(ix.programIdIndex) !== PROGRAM_IDS.computeBudget) {
       others += 1n;
       continue;
     }
@@ -131,9 +154,9 @@ function priorityFee(message: VersionedMessage, keys: MessageAccountKeys): bigin
   return (units * microLamports + 999_999n) / 1_000_000n;
 }
 
-function advancesNonce(message: VersionedMessage, keys: MessageAccountKeys): boolean {
+function advancesNonce(message: VersionedMessage, name: (i: number) => string): boolean {
   const first = message.compiledInstructions[0];
-  if (!first || keys.get(first.programIdIndex)?.toBase58() !== PROGRAM_IDS.system || first.data.length < 4) return false;
+  if (!first || name(first.programIdIndex) !== PROGRAM_IDS.system || first.data.length < 4) return false;
   return new DataView(first.data.buffer, first.data.byteOffset, 4).getUint32(0, true) === SYSTEM_ADVANCE_NONCE;
 }
 

@@ -1,5 +1,5 @@
 import bs58 from 'bs58';
-import { PublicKey, SystemInstruction, TransactionInstruction, type ParsedInstruction, type PartiallyDecodedInstruction } from '@solana/web3.js';
+import { PublicKey, SystemInstruction, TransactionInstruction } from '@solana/web3.js';
 import { decodeInstruction, TokenInstruction, AuthorityType } from '@solana/spl-token';
 import { PROGRAM_IDS } from './programs.js';
 
@@ -50,20 +50,27 @@ const HARMLESS_TOKEN = new Set<number>([
 ]);
 const HARMLESS_PARSED = new Set(['initializeMint', 'initializeMint2', 'mintTo', 'mintToChecked', 'syncNative', 'revoke', 'thawAccount', 'amountToUiAmount', 'uiAmountToAmount', 'getAccountDataSize', 'initializeImmutableOwner', 'initializeMultisig', 'initializeMultisig2', 'advanceNonce', 'initializeNonce', 'authorizeNonce', 'upgradeNonce']);
 
-/** A CPI as web3.js returns it from `simulateTransaction` with `innerInstructions: true`. */
-export function fromRpcInstruction(ix: ParsedInstruction | PartiallyDecodedInstruction): GuardInstruction {
-  if ('parsed' in ix) {
-    const parsed: unknown = ix.parsed;
+/**
+ * A CPI as the RPC node returns it from `simulateTransaction` with `innerInstructions: true` (JSON as sent: parsed
+ * for the programs the node can parse, partially decoded with base58 data for the others). Throws on any other
+ * shape.
+ */
+export function fromUiInstruction(ix: unknown): GuardInstruction {
+  const o = ix as { programId?: unknown; program?: unknown; parsed?: unknown; accounts?: unknown; data?: unknown } | null;
+  if (!o || typeof o !== 'object' || typeof o.programId !== 'string') throw new TypeError('an inner instruction without a program id');
+  if ('parsed' in o) {
+    const parsed: unknown = o.parsed;
     const body = typeof parsed === 'object' && parsed !== null ? (parsed as { type?: unknown; info?: unknown }) : {};
     return {
       form: 'parsed',
-      programId: ix.programId.toBase58(),
-      program: ix.program,
+      programId: o.programId,
+      program: typeof o.program === 'string' ? o.program : '',
       type: typeof body.type === 'string' ? body.type : typeof parsed === 'string' ? 'memo' : '(unparsed)',
       info: typeof body.info === 'object' && body.info !== null ? (body.info as Record<string, unknown>) : {},
     };
   }
-  return { form: 'raw', programId: ix.programId.toBase58(), accounts: ix.accounts.map((a) => a.toBase58()), data: bs58.decode(ix.data) };
+  if (!Array.isArray(o.accounts) || !o.accounts.every((a) => typeof a === 'string') || typeof o.data !== 'string') throw new TypeError('an inner instruction without accounts or data');
+  return { form: 'raw', programId: o.programId, accounts: o.accounts, data: bs58.decode(o.data) };
 }
 
 /** What an instruction does, as flow events (none for programs other than system and token). */

@@ -395,18 +395,37 @@ describe('the pre-sign guard, against the simulator', () => {
 
     it('checks again instead of deciding when another transaction moves the wallet between its reads', async () => {
       const wallet = await fundedWallet(sim, 1_000_000_000n);
-      // A real transfer to the wallet lands right after the simulation: the before/after states are no longer one slot's.
+      // A real transfer to the wallet lands right after the simulation, before the second read of the same batch:
+      // the before/after states are no longer one slot's. `moves` rounds in a row are moved.
       class Busy extends SolanaRpc {
-        override async simulate(...args: Parameters<SolanaRpc['simulate']>) {
-          const r = await super.simulate(...args);
-          await airdrop(sim, wallet, SOL, 1_000n);
-          return r;
+        rounds = 0;
+        constructor(
+          url: string,
+          private readonly moves: number,
+        ) {
+          super(url);
+        }
+        override async batch(calls: Parameters<SolanaRpc['batch']>[0]) {
+          const at = calls.findIndex((c) => c.method === 'simulateTransaction');
+          if (at < 0 || at === calls.length - 1) return super.batch(calls);
+          this.rounds += 1;
+          const first = await super.batch(calls.slice(0, at + 1));
+          if (this.rounds <= this.moves) await airdrop(sim, wallet, SOL, 1_000n);
+          return [...first, ...(await super.batch(calls.slice(at + 1)))];
         }
       }
       const memo = new TransactionInstruction({ programId: new PublicKey(PROGRAM_IDS.memoV2), keys: [], data: Buffer.from('m') });
-      const err = await guardTransaction(await txOf(wallet.publicKey, [memo]), nothing(wallet), new Busy(`${sim.url}/rpc`)).catch((e: unknown) => e);
+      const always = new Busy(`${sim.url}/rpc`, Infinity);
+      const err = await guardTransaction(await txOf(wallet.publicKey, [memo]), nothing(wallet), always).catch((e: unknown) => e);
       expect(err).toBeInstanceOf(GuardUnavailable);
       expect((err as GuardUnavailable).reason).toBe('state-moved');
+      expect(always.rounds, 'a moved wallet is checked again at once, a bounded number of times').toBe(3);
+      // Moved once: the next round sees one slot's states and decides.
+      const once = new Busy(`${sim.url}/rpc`, 1);
+      const report = await guardTransaction(await txOf(wallet.publicKey, [memo]), nothing(wallet), once);
+      expect(report.violations).toEqual([]);
+      expect(report.simulated).toBe(true);
+      expect(once.rounds).toBe(2);
     });
 
     it('does not decide on a node that returns no inner instructions or no post-simulation accounts', async () => {
@@ -435,8 +454,13 @@ async function stripping(target: string, field: string): Promise<{ url: string; 
     req.on('end', () => {
       const body = Buffer.concat(chunks).toString('utf8');
       void fetch(target, { method: 'POST', headers: { 'content-type': 'application/json' }, body }).then(async (r) => {
-        const json = (await r.json()) as { result?: { value?: Record<string, unknown> } };
-        if (body.includes('"simulateTransaction"') && json.result?.value) delete json.result.value[field];
+        // One answer or a batch's: strip the field from every simulation (a value with `err`) in it.
+        type Answer = { result?: { value?: Record<string, unknown> } };
+        const json = (await r.json()) as Answer | Answer[];
+        for (const one of Array.isArray(json) ? json : [json]) {
+          const value = one.result?.value;
+          if (body.includes('"simulateTransaction"') && value && !Array.isArray(value) && 'err' in value) delete value[field];
+        }
         res.writeHead(200, { 'content-type': 'application/json' });
         res.end(JSON.stringify(json));
       });

@@ -222,7 +222,7 @@ try {
       const best = r.baseline.reduce((a, b) => (b.perSecond > a.perSecond ? b : a));
       return [
         atLeast('executed intents per second, share of the venue\'s own round trips', r.keeperPerSecond / best.perSecond, 'ratio', 0.8, {
-          note: `keeper ${fmt(r.keeperPerSecond)} swaps settled/s (${r.keeperSettled} in ${fmt(r.windowSeconds)} s, one jup-keeper run, execution.concurrency ${r.concurrency}, rate limit off; keeper ${fmt(r.keeperCores, 2)} cores, simulator ${fmt(r.venueCores, 2)} cores); venue's own order+execute ${r.baseline.map((b) => `${fmt(b.perSecond)}/s at ${b.concurrency} clients`).join(', ')} on the same simulator process; unlanded intents ${r.unlanded}${errorsNote(r.errors)}`,
+          note: `keeper ${fmt(r.keeperPerSecond)} swaps settled/s (${r.keeperSettled} in ${fmt(r.windowSeconds)} s, one jup-keeper run, execution.concurrency ${r.concurrency}, rate limit off; keeper ${fmt(r.keeperCores, 2)} cores, simulator ${fmt(r.venueCores, 2)} cores: per executed intent ${fmt((r.keeperCores * 1000) / r.keeperPerSecond, 1)} ms of keeper CPU and ${fmt((r.venueCores * 1000) / r.keeperPerSecond, 1)} ms of simulator CPU); venue's own order+execute ${r.baseline.map((b) => `${fmt(b.perSecond)}/s at ${b.concurrency} clients (${fmt(b.venueCpuMsPerRoundTrip, 1)} ms of simulator CPU each)`).join(', ')} on the same simulator process; unlanded intents ${r.unlanded}${errorsNote(r.errors)}`,
         }),
         info('executed intents per second end to end', r.keeperPerSecond, 'intents/s'),
         info('venue order+execute round trips per second (best)', best.perSecond, 'round trips/s', { note: `${best.concurrency} clients, order p50 ${fmt(best.orderP50)} ms, execute p50 ${fmt(best.executeP50)} ms` }),

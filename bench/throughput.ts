@@ -11,8 +11,8 @@ import { benchSimUltra, type SimUltraResult } from './simUltra.js';
 
 /** What the throughput run measured. */
 export interface ThroughputResult {
-  /** The venue's own round trips per second at each client count. */
-  baseline: Array<SimUltraResult & { concurrency: number }>;
+  /** The venue's own round trips per second at each client count, and the simulator's CPU per round trip (ms). */
+  baseline: Array<SimUltraResult & { concurrency: number; venueCpuMsPerRoundTrip: number }>;
   /** Swaps of the keeper settled per second in the measured window. */
   keeperPerSecond: number;
   keeperSettled: number;
@@ -32,7 +32,11 @@ export interface ThroughputResult {
 /** Runs the baseline then the keeper on `venue` (a simulator process used by nothing else). */
 export async function benchThroughput(o: { seconds: number; baselineSeconds: number; warmupSeconds: number; baselineClients: number[]; concurrency: number; workers: number }, env: { redis: Redis; redisUrl: string; venue: Venue; dir: string }): Promise<ThroughputResult> {
   const baseline: ThroughputResult['baseline'] = [];
-  for (const concurrency of o.baselineClients) baseline.push({ concurrency, ...(await benchSimUltra({ seconds: o.baselineSeconds, concurrency, url: env.venue.url })) });
+  for (const concurrency of o.baselineClients) {
+    const cpu0 = cpuMs(env.venue.process.pid);
+    const r = await benchSimUltra({ seconds: o.baselineSeconds, concurrency, url: env.venue.url });
+    baseline.push({ concurrency, ...r, venueCpuMsPerRoundTrip: (cpuMs(env.venue.process.pid) - cpu0) / Math.max(1, r.roundTrips) });
+  }
 
   const prefix = benchPrefix('e2e');
   const wallet = await fundedWallet(env.venue.url, env.dir, prefix, { sol: 1_000_000_000_000n, usdc: 0n });

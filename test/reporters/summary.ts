@@ -11,8 +11,9 @@ export default class SummaryReporter implements Reporter {
         if (state === 'passed') passed += 1;
         else if (state === 'failed') failed += 1;
       }
-      // A module that failed to load has no tests but is still a failure.
-      if (mod.state() === 'failed' && [...mod.children.allTests()].length === 0) failed += 1;
+      // A module that failed to load, or whose hooks failed (an afterAll that threw) while its tests passed, is
+      // still a failure.
+      if (mod.state() === 'failed' && ![...mod.children.allTests()].some((t) => t.result().state === 'failed')) failed += 1;
     }
     // A crashed worker or an unhandled rejection is a failure even when every test that ran passed.
     failed += unhandledErrors.length;

@@ -27,7 +27,9 @@ export interface RedisServer {
 export async function startRedisServer(args: string[] = [], o: { password?: string } = {}): Promise<RedisServer> {
   const port = await freePort();
   const dir = mkdtempSync(join(tmpdir(), 'jk-redis-srv-'));
-  const child: ChildProcess = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--save', '', ...args], { stdio: 'ignore' });
+  // In a process group of its own: stop() kills the server and any child it forked (an AOF rewrite), which would
+  // otherwise go on writing into `dir` while it is removed.
+  const child: ChildProcess = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--save', '', ...args], { stdio: 'ignore', detached: true });
   let exited = false;
   child.once('exit', () => {
     exited = true;
@@ -68,10 +70,11 @@ export async function startRedisServer(args: string[] = [], o: { password?: stri
       if (!exited) {
         child.kill('SIGCONT');
         const gone = new Promise((res) => child.once('exit', res));
-        child.kill('SIGKILL');
+        process.kill(-child.pid!, 'SIGKILL');
         await gone;
       }
-      rmSync(dir, { recursive: true, force: true });
+      // A forked child killed with the group may still be closing its files for a moment.
+      rmSync(dir, { recursive: true, force: true, maxRetries: 20, retryDelay: 50 });
     },
   };
 }

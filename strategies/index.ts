@@ -3,8 +3,14 @@ import type { AnyStrategy, StrategyDefinition } from '../src/sdk/index.js';
 import type { StrategyRegistry } from '../src/config/load.js';
 import { dcaSwap } from './dca-swap/index.js';
 import { thresholdRebalance } from './threshold-rebalance/index.js';
+import { predictionEdge } from './prediction-edge/index.js';
+import { predictionExit } from './prediction-exit/index.js';
+import { predictionArb } from './prediction-arb/index.js';
 
 export { dcaSwap, dcaSwapParams, DCA_SOL_RESERVE_LAMPORTS, type DcaSwapParams, type DcaSwapState } from './dca-swap/index.js';
+export { predictionEdge, predictionEdgeParams, type PredictionEdgeParams, type PredictionEdgeState } from './prediction-edge/index.js';
+export { predictionExit, predictionExitParams, type PredictionExitParams, type PredictionExitState } from './prediction-exit/index.js';
+export { predictionArb, predictionArbParams, type PredictionArbParams, type PredictionArbState } from './prediction-arb/index.js';
 export {
   thresholdRebalance,
   thresholdRebalanceParams,
@@ -32,4 +38,4 @@ export function createRegistry(list: readonly DefinedStrategy[]): StrategyRegist
 }
 
 /** The built-in strategies: dca-swap and threshold-rebalance. */
-export const builtinStrategies: StrategyRegistry = createRegistry([dcaSwap, thresholdRebalance]);
+export const builtinStrategies: StrategyRegistry = createRegistry([dcaSwap, thresholdRebalance, predictionEdge, predictionExit, predictionArb]);

@@ -12,7 +12,7 @@ import {
   askOf, bidOf, CENT, costPerContract, dollars, heldCost, isTrading, micro, MICRO, MIN_DEPOSIT, pendingBuys, exitPending, recentTimes,
   sellFloor, slippageParam, timesSchema,
 } from '../prediction-common/index.js';
-import { legCost, legsOf, planEntry, type Leg, type Orientation } from './plan.js';
+import { legCost, legLimit, legsOf, planEntry, type Leg, type Orientation } from './plan.js';
 
 const marketId = z.string().min(1).max(128);
 
@@ -75,8 +75,7 @@ function balance(ctx: Ctx, legs: [Leg, Leg], markets: [MarketView, MarketView], 
     const deposit = legCost(missing, ask);
     if (deposit >= MIN_DEPOSIT && deposit <= available) {
       const slack = MICRO - micro(p.minEdge) - costPerContract(long.avgPriceMicroUsd) - costPerContract(ask);
-      let limit = ask;
-      while (limit + CENT <= 990_000n && costPerContract(limit + CENT) - costPerContract(ask) <= slack) limit += CENT;
+      const limit = legLimit(ask, slack);
       return [{ kind: 'prediction.buy', marketId: shortLeg.marketId, side: shortLeg.side, depositAmount: deposit, depositMint: p.depositMint, maxPriceMicroUsd: limit, reason: `complete the pair: ${shortLeg.side.toUpperCase()} at ${dollars(ask)} against ${dollars(long.avgPriceMicroUsd)} paid` }];
     }
   }
@@ -109,8 +108,10 @@ export const predictionArb = defineStrategy<typeof predictionArbParams, Predicti
         continue;
       }
       if (!isTrading(first) || !isTrading(second)) continue;
-      // Anything of the pair still on its way: wait until it shows.
+      // Anything of the pair still on its way (a buy pending, or an order the venue still fills: a position listed
+      // with no contracts yet): wait until it shows.
       if (pendingBuys(ctx.pendingIntents, first.marketId) + pendingBuys(ctx.pendingIntents, second.marketId) > 0n) continue;
+      if (ctx.positions.prediction.some((x) => (x.marketId === first.marketId || x.marketId === second.marketId) && x.contractsMicro === 0n && !x.claimed)) continue;
 
       let exposure = 0n;
       let unbalanced = false;

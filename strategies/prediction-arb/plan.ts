@@ -44,11 +44,12 @@ function contractsForMinimum(ask: bigint): bigint {
 
 /**
  * The highest price (to the cent) a leg bought at `ask` may fill at, if the pair is still to keep `minEdge` when
- * both legs fill at their limits: the slack the asks leave is split evenly between the legs.
+ * both legs fill at their limits: the legs share the slack the asks leave in proportion to their prices, as a
+ * market order's slippage allowance grows with its price.
  */
-function legLimit(ask: bigint, slackEach: bigint): bigint {
+export function legLimit(ask: bigint, slack: bigint): bigint {
   let q = ask;
-  while (q + CENT <= 990_000n && costPerContract(q + CENT) - costPerContract(ask) <= slackEach) q += CENT;
+  while (q + CENT <= 990_000n && costPerContract(q + CENT) - costPerContract(ask) <= slack) q += CENT;
   return q;
 }
 
@@ -78,7 +79,7 @@ export function planEntry(first: MarketView, second: MarketView, minEdgeMicro: b
     const profit = n - deposits[0] - deposits[1];
     // The fee's rounding to the cent is in the deposits: the edge is judged on what the legs really cost.
     if (profit <= 0n || (profit * MICRO) / n < minEdgeMicro) continue;
-    const limits: [bigint, bigint] = [legLimit(askA, slack / 2n), legLimit(askB, slack / 2n)];
+    const limits: [bigint, bigint] = [legLimit(askA, (slack * askA) / (askA + askB)), legLimit(askB, (slack * askB) / (askA + askB))];
     if (!best || profit > best.profitMicro) best = { orientation, contractsMicro: n, asks: [askA, askB], deposits, limits, profitMicro: profit };
   }
   return best;

@@ -70,11 +70,23 @@ export function limitPrice(fair: bigint, minEdgeMicro: bigint): bigint | undefin
   return undefined;
 }
 
-/** USD at stake in an event: positions in its markets at cost, plus the instance's pending buys there. */
-function eventExposure(ctx: Ctx, eventId: string): bigint {
+/**
+ * Whether a buy of the market is still being filled: the venue lists a position with no contracts yet while its
+ * order works (the context shows no prediction orders, and the intent stops being pending once the wallet
+ * snapshot is newer than its landing, before the keeper network fills it).
+ */
+function orderWorking(ctx: Ctx, marketId: string): boolean {
+  return ctx.positions.prediction.some((p) => p.marketId === marketId && p.contractsMicro === 0n && !p.claimed);
+}
+
+/**
+ * USD at stake in an event: positions in its markets at cost, plus the instance's pending buys there. A position
+ * whose order still works (no contracts yet) counts as one order of `orderMicro`: its deposit is not in the context.
+ */
+function eventExposure(ctx: Ctx, eventId: string, orderMicro: bigint): bigint {
   const inEvent = (marketId: string) => (ctx.market(marketId)?.eventId ?? marketId) === eventId;
   let sum = 0n;
-  for (const p of ctx.positions.prediction) if (!p.claimed && inEvent(p.marketId)) sum += heldCost(p);
+  for (const p of ctx.positions.prediction) if (!p.claimed && inEvent(p.marketId)) sum += p.contractsMicro === 0n ? orderMicro : heldCost(p);
   for (const { intent } of ctx.pendingIntents) if (intent.kind === 'prediction.buy' && inEvent(intent.marketId)) sum += intent.depositAmount;
   return sum;
 }
@@ -123,13 +135,13 @@ export const predictionEdge = defineStrategy<typeof predictionEdgeParams, Predic
       }
 
       if (m.closeTime !== null && ctx.now >= m.closeTime * 1000 - p.entryCutoffMinutes * 60_000) continue;
-      if (pendingBuys(ctx.pendingIntents, marketId) > 0n) continue;
+      if (pendingBuys(ctx.pendingIntents, marketId) > 0n || orderWorking(ctx, marketId)) continue;
       const pick = bestSide(m, fairYes, order, minEdge);
       if (!pick) continue;
       const key = `${marketId}:${pick.side}`;
       if (boughtAt[key] !== undefined) continue;
       const eventId = m.eventId ?? marketId;
-      const room = micro(p.maxEventUsd) - eventExposure(ctx, eventId) - (addedToEvent.get(eventId) ?? 0n);
+      const room = micro(p.maxEventUsd) - eventExposure(ctx, eventId, order) - (addedToEvent.get(eventId) ?? 0n);
       const deposit = room < order ? room : order;
       if (deposit < MIN_DEPOSIT) {
         ctx.log.debug('skipping: the event cap is reached', { marketId, eventId, roomMicroUsd: room.toString() });

@@ -16,12 +16,13 @@ function setup(k = KALSHI, extra: PredictionSetup<PredictionArbState> = {}): Pre
 describe('prediction-arb', () => {
   describe('when YES on one provider and NO on the other cost less than $1 after fees', () => {
     it('buys both legs in one decision: 20 contracts each, each deposit its cost with the fee, each limit keeping the edge', () => {
-      // $0.40 + $0.0168 fee and $0.52 + $0.0175 fee: $0.954 a pair paying $1. 20 contracts: $8.34 and $10.75.
+      // $0.40 + $0.0168 fee and $0.52 + $0.0175 fee: $0.954 a pair paying $1. 20 contracts: $8.34 and $10.75. The
+      // $0.036 left over the 1 cent edge is shared by price: $0.41 and $0.54 at most (both filled there: $0.99 a pair).
       const { intents, state } = decidePrediction(predictionArb, PARAMS, setup());
       const reason = 'pair YES+NO costs $19.09 for $20.00 payout';
       expect(intents).toEqual([
         { kind: 'prediction.buy', marketId: 'POLY-600001', side: 'yes', depositAmount: 8_340_000n, depositMint: USDC, maxPriceMicroUsd: 410_000n, reason },
-        { kind: 'prediction.buy', marketId: 'KXGAMES-1-LAK0', side: 'no', depositAmount: 10_750_000n, depositMint: USDC, maxPriceMicroUsd: 530_000n, reason },
+        { kind: 'prediction.buy', marketId: 'KXGAMES-1-LAK0', side: 'no', depositAmount: 10_750_000n, depositMint: USDC, maxPriceMicroUsd: 540_000n, reason },
       ]);
       expect(state).toEqual({ actedAt: { 'POLY-600001|KXGAMES-1-LAK0|yesFirst': NOW } });
     });
@@ -79,6 +80,11 @@ describe('prediction-arb', () => {
     it('waits while a buy of either leg is pending', () => {
       const pending = pendingOf({ kind: 'prediction.buy', marketId: 'KXGAMES-1-LAK0', side: 'no', depositAmount: 10_750_000n, maxPriceMicroUsd: 530_000n });
       expect(decidePrediction(predictionArb, PARAMS, setup(KALSHI, { pending: [pending], positions: [position(POS_P, 'POLY-600001', true, 20, 40)] })).intents).toEqual([]);
+    });
+
+    it('waits while the venue still fills a leg\'s order (its position is listed with no contracts yet)', () => {
+      const held = [position(POS_P, 'POLY-600001', true, 20, 40), position(POS_K, 'KXGAMES-1-LAK0', false, 0, null)];
+      expect(decidePrediction(predictionArb, PARAMS, setup(KALSHI, { positions: held })).intents).toEqual([]);
     });
 
     it('gives a missing leg legGraceSeconds to show before acting', () => {

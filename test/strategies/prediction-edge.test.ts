@@ -79,6 +79,14 @@ describe('prediction-edge', () => {
       expect(decidePrediction(predictionEdge, PARAMS, setup({ pending: [pending] })).intents).toEqual([]);
     });
 
+    it('does not buy a market while the venue still fills its order (a position listed with no contracts yet), and counts that order against the event', () => {
+      const working = [position(POS_YES, 'POLY-1', true, 0, null)];
+      expect(decidePrediction(predictionEdge, PARAMS, setup({ positions: working })).intents).toEqual([]);
+      // An order working in POLY-2 counts as one $10 order of the $25 cap: $15 is left, so POLY-1 gets its $10.
+      const elsewhere = [position(POS_2, 'POLY-2', true, 0, null)];
+      expect(decidePrediction(predictionEdge, { ...PARAMS, maxEventUsd: 19 }, setup({ positions: elsewhere })).intents).toEqual([expect.objectContaining({ marketId: 'POLY-1', depositAmount: 9_000_000n })]);
+    });
+
     it('waits cooldownSeconds after a buy before buying the same side again', () => {
       const recent = { boughtAt: { 'POLY-1:yes': NOW - 59_000 }, soldAt: {} };
       expect(decidePrediction(predictionEdge, PARAMS, setup({ state: recent })).intents).toEqual([]);

@@ -1,6 +1,7 @@
 import { ReplyError, type Redis } from 'ioredis';
 import { KeeperError } from '../lib/errors.js';
 import type { DurabilityMode } from './redis.js';
+import { evalScript } from './scripts.js';
 
 /** How the intent store makes a write durable; from `checkRedis` at start-up. */
 export interface StoreDurability {
@@ -53,7 +54,7 @@ export class DurableWriter {
 
   /** Runs a script; with `durable`, returns only once its effect is durable, else throws REDIS_NOT_DURABLE. */
   async eval(script: string, keys: readonly string[], args: readonly string[], durable: boolean): Promise<unknown> {
-    if (!durable || !this.waits) return this.redis.eval(script, keys.length, ...keys, ...args);
+    if (!durable || !this.waits) return evalScript(this.redis, script, keys.length, ...keys, ...args);
     return this.withConnection(async (conn) => {
       let why = 'no reply';
       for (let round = 1; round <= MAX_ROUNDS; round += 1) {

@@ -4,6 +4,7 @@ import type { KillSwitchState } from '../engine/killSwitch.js';
 import type { IntentStore } from './intents.js';
 import { KillSwitchStore } from './killSwitch.js';
 import type { SnapshotStore } from './snapshots.js';
+import { evalScript } from './scripts.js';
 
 export { StrategyStateStore } from './strategyState.js';
 
@@ -115,7 +116,7 @@ export class RiskStore implements RiskCounters {
       }
       args.push(r.intentId, r.usd.toFixed(6), String(k), r.instanceLimit === undefined ? '' : String(r.instanceLimit));
     }
-    const out = (await this.redis.eval(RESERVE_MANY_LUA, keys.length, ...keys, ...args)) as number[];
+    const out = (await evalScript(this.redis, RESERVE_MANY_LUA, keys.length, ...keys, ...args)) as number[];
     return out.map((c) => (c === 1 ? 'ok' : c === -1 ? 'budget' : 'daily'));
   }
 
@@ -126,7 +127,7 @@ export class RiskStore implements RiskCounters {
 
   /** Records what a landed intent paid in fees (once per intent). */
   async recordFee(intentId: string, lamports: bigint, now: number): Promise<void> {
-    await this.redis.eval(FEE_LUA, 2, this.key('fees', now), this.key('feeIds', now), intentId, lamports.toString());
+    await evalScript(this.redis, FEE_LUA, 2, this.key('fees', now), this.key('feeIds', now), intentId, lamports.toString());
   }
 
   async dailyFeeLamports(now: number): Promise<bigint> {
@@ -134,7 +135,7 @@ export class RiskStore implements RiskCounters {
   }
 
   async observeValue(usd: number, now: number): Promise<{ peakUsd: number; dayStartUsd: number }> {
-    const [peak, dayStart] = (await this.redis.eval(OBSERVE_LUA, 2, this.key('peak'), this.key('daystart', now), usd.toFixed(6))) as [string, string];
+    const [peak, dayStart] = (await evalScript(this.redis, OBSERVE_LUA, 2, this.key('peak'), this.key('daystart', now), usd.toFixed(6))) as [string, string];
     return { peakUsd: Number(peak), dayStartUsd: Number(dayStart) };
   }
 

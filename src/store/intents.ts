@@ -7,6 +7,7 @@ import { ALLOWED_FROM, INTENT_STATES, isTerminal, type IntentState } from '../en
 import { CREATE_INTENT_LUA_FN, intentKeys, newIntentFields, parseOrProblem, type CorruptIntent, type NewIntent } from './intentLayout.js';
 import { indexActiveInstances, LandedCache, readPending, readPendingMany, type PendingRecord } from './pendingIntents.js';
 import { DurableWriter, type StoreDurability } from './durable.js';
+import { evalScript } from './scripts.js';
 
 export type { CorruptIntent, NewIntent } from './intentLayout.js';
 export type { PendingRecord } from './pendingIntents.js';
@@ -179,7 +180,7 @@ export class IntentStore {
   async create(rec: NewIntent): Promise<{ created: boolean; state: IntentState }> {
     const { initial, fields } = newIntentFields(rec);
     const k = intentKeys(this.prefix);
-    const out = (await this.redis.eval(CREATE_LUA, 5, k.record(rec.id), k.index, k.stateSet(initial), k.byInstance(rec.instance), k.active, rec.id, String(rec.createdAt), initial, ...fields)) as [string, string];
+    const out = (await evalScript(this.redis, CREATE_LUA, 5, k.record(rec.id), k.index, k.stateSet(initial), k.byInstance(rec.instance), k.active, rec.id, String(rec.createdAt), initial, ...fields)) as [string, string];
     return { created: out[0] === 'created', state: stateSchema.parse(out[1]) };
   }
 

@@ -6,6 +6,7 @@ import type { Intent, IntentKind } from '../sdk/intents.js';
 import { decodeJson, encodeJson } from '../lib/json.js';
 import { intentKeys } from './intentLayout.js';
 import type { IntentStore } from './intents.js';
+import { evalScript } from './scripts.js';
 
 /** Claims noted for status, at most. */
 const MAX_CLAIM_NOTES = 100;
@@ -124,7 +125,7 @@ export class KeeperStore implements KeeperLedgerPort, KeeperStatePort {
   }
 
   async setVenueOrder(id: string, venue: VenueOrderRecord): Promise<void> {
-    await this.redis.eval(SET_VENUE_LUA, 1, intentKeys(this.prefix).record(id), VENUE_FIELD, JSON.stringify(venue));
+    await evalScript(this.redis, SET_VENUE_LUA, 1, intentKeys(this.prefix).record(id), VENUE_FIELD, JSON.stringify(venue));
   }
 
   async tracked(): Promise<string[]> {
@@ -167,7 +168,7 @@ export class KeeperStore implements KeeperLedgerPort, KeeperStatePort {
   }
 
   async unlock(task: string, token: string): Promise<void> {
-    await this.redis.eval(UNLOCK_LUA, 1, this.keys.lock(task), token);
+    await evalScript(this.redis, UNLOCK_LUA, 1, this.keys.lock(task), token);
   }
 
   async recordRun(task: string, run: KeeperRun): Promise<void> {

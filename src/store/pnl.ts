@@ -1,5 +1,6 @@
 import type { Redis } from 'ioredis';
 import { z } from 'zod';
+import { evalScript } from './scripts.js';
 
 // Applies one fill to an instance's average-cost book. KEYS[1] the book hash.
 // ARGV: inputMint, inAmount, inUsd, outputMint, outAmount, outUsd. Amounts are base-unit integers as strings,
@@ -32,7 +33,7 @@ export class PnlStore {
 
   /** Records a landed swap with the USD values of both legs at the time it landed. */
   async recordFill(instance: string, fill: { inputMint: string; inAmount: bigint; inUsd: number; outputMint: string; outAmount: bigint; outUsd: number }): Promise<void> {
-    await this.redis.eval(FILL_LUA, 1, `${this.prefix}:pnl:${instance}`, fill.inputMint, fill.inAmount.toString(), fill.inUsd.toFixed(8), fill.outputMint, fill.outAmount.toString(), fill.outUsd.toFixed(8));
+    await evalScript(this.redis, FILL_LUA, 1, `${this.prefix}:pnl:${instance}`, fill.inputMint, fill.inAmount.toString(), fill.inUsd.toFixed(8), fill.outputMint, fill.outAmount.toString(), fill.outUsd.toFixed(8));
   }
 
   /** An instance's realised P&L, volume and fill count. */

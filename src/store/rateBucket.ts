@@ -1,5 +1,6 @@
 import type { Redis } from 'ioredis';
 import type { BucketSpec, BucketStore } from '../jupiter/rateBudget.js';
+import { evalScript } from './scripts.js';
 
 // One token bucket in a Redis hash {tokens, ts, blocked}. ARGV: cost, capacity, refill per ms, now (ms).
 // Returns 0 when the tokens were taken, else the ms to wait.
@@ -70,15 +71,15 @@ export class RedisBucketStore implements BucketStore {
   }
 
   async take(key: string, cost: number, spec: BucketSpec, nowMs: number): Promise<number> {
-    const wait = await this.redis.eval(TAKE_LUA, 1, this.key(key), String(cost), String(spec.capacity), String(spec.refillPerSecond / 1000), String(Math.floor(nowMs)));
+    const wait = await evalScript(this.redis, TAKE_LUA, 1, this.key(key), String(cost), String(spec.capacity), String(spec.refillPerSecond / 1000), String(Math.floor(nowMs)));
     return Number(wait);
   }
 
   async syncRemaining(key: string, remaining: number, spec: BucketSpec, nowMs: number): Promise<void> {
-    await this.redis.eval(SYNC_LUA, 1, this.key(key), String(remaining), String(spec.capacity), String(spec.refillPerSecond / 1000), String(Math.floor(nowMs)));
+    await evalScript(this.redis, SYNC_LUA, 1, this.key(key), String(remaining), String(spec.capacity), String(spec.refillPerSecond / 1000), String(Math.floor(nowMs)));
   }
 
   async blockUntil(key: string, untilMs: number): Promise<void> {
-    await this.redis.eval(BLOCK_LUA, 1, this.key(key), String(Math.ceil(untilMs)));
+    await evalScript(this.redis, BLOCK_LUA, 1, this.key(key), String(Math.ceil(untilMs)));
   }
 }

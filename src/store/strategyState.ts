@@ -4,6 +4,7 @@ import { decodeJson, encodeJson } from '../lib/json.js';
 import type { DecisionSummary, LoadedShard, LoadedStrategyState, ShardCommit, ShardOutcome, StrategyStatePort } from '../engine/ports.js';
 import { INTENT_STATES } from '../engine/states.js';
 import { CREATE_INTENT_LUA_FN, intentKeys, newIntentFields } from './intentLayout.js';
+import { evalScript } from './scripts.js';
 
 const decisionSchema = z.object({
   at: z.number(),
@@ -112,7 +113,7 @@ export class StrategyStateStore implements StrategyStatePort {
         args.push(rec.id, String(rec.createdAt), initial, String(fields.length), ...fields);
       }
     }
-    const out = (await this.redis.eval(COMMIT_SHARD_LUA, keys.length, ...keys, ...args)) as string[];
+    const out = (await evalScript(this.redis, COMMIT_SHARD_LUA, keys.length, ...keys, ...args)) as string[];
     if (out[0] === 'conflict') return { ok: false, appliedWindow: parseWindow(out[1] || null) };
     let at = 1;
     const instances = c.instances.map((inst) => {

@@ -24,7 +24,8 @@ async function guarded(store: IntentStore, id: string): Promise<number> {
 /** EVAL calls Redis has executed so far. */
 async function evalCalls(admin: Redis): Promise<number> {
   const stats = await admin.info('commandstats');
-  return Number(/cmdstat_eval:calls=(\d+)/.exec(stats)?.[1] ?? 0);
+  // Scripts run by EVALSHA (the store's way) or EVAL (the first time, and after a NOSCRIPT).
+  return Number(/cmdstat_eval:calls=(\d+)/.exec(stats)?.[1] ?? 0) + Number(/cmdstat_evalsha:calls=(\d+)/.exec(stats)?.[1] ?? 0);
 }
 
 /** A TCP proxy to Redis that can swallow Redis's replies and then cut every connection: a reply lost in transit. */

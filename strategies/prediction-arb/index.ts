@@ -12,7 +12,7 @@ import {
   askOf, bidOf, CENT, costPerContract, dollars, heldCost, isTrading, micro, MICRO, MIN_DEPOSIT, pendingBuys, exitPending, recentTimes,
   sellFloor, slippageParam, timesSchema,
 } from '../prediction-common/index.js';
-import { legCost, legLimit, legsOf, planEntry, type Leg, type Orientation } from './plan.js';
+import { legCost, legLimit, legsOf, planEntry, withSlippage, type Leg, type Orientation } from './plan.js';
 
 const marketId = z.string().min(1).max(128);
 
@@ -35,6 +35,12 @@ export const predictionArbParams = z
     legGraceSeconds: z.number().int().min(1).max(86_400).default(120),
     /** An unwinding sale accepts down to the bid less this, bps. */
     slippageBps: slippageParam,
+    /**
+     * Each leg's price limit is at least its ask plus this, bps (0: the limits keep the pair under $1 less minEdge
+     * even if both fill at them). A venue whose market orders carry a slippage allowance (2 % in the simulator)
+     * refuses a limit under it; raising it gives up that worst-case guarantee, not the edge of fills at the asks.
+     */
+    legSlippageBps: z.number().int().min(0).max(1_000).default(0),
   });
 
 /** Parsed params of prediction-arb. */
@@ -75,7 +81,7 @@ function balance(ctx: Ctx, legs: [Leg, Leg], markets: [MarketView, MarketView], 
     const deposit = legCost(missing, ask);
     if (deposit >= MIN_DEPOSIT && deposit <= available) {
       const slack = MICRO - micro(p.minEdge) - costPerContract(long.avgPriceMicroUsd) - costPerContract(ask);
-      const limit = legLimit(ask, slack);
+      const limit = withSlippage(legLimit(ask, slack), ask, p.legSlippageBps);
       return [{ kind: 'prediction.buy', marketId: shortLeg.marketId, side: shortLeg.side, depositAmount: deposit, depositMint: p.depositMint, maxPriceMicroUsd: limit, reason: `complete the pair: ${shortLeg.side.toUpperCase()} at ${dollars(ask)} against ${dollars(long.avgPriceMicroUsd)} paid` }];
     }
   }
@@ -92,7 +98,8 @@ export const predictionArb = defineStrategy<typeof predictionArbParams, Predicti
   params: predictionArbParams,
   // A gap between the providers closes within minutes: decide on every new snapshot, not only on the schedule.
   reactive: true,
-  watches: (p) => ({ predictionMarkets: p.pairs.flatMap((x) => [x.polymarket, x.kalshi]) }),
+  // The deposit mint's price too: the risk gate values a buy's deposit in USD.
+  watches: (p) => ({ mints: [p.depositMint], predictionMarkets: p.pairs.flatMap((x) => [x.polymarket, x.kalshi]) }),
   decide: (ctx) => {
     const p = ctx.params;
     const actedAt = recentTimes(stateSchema.parse(ctx.state).actedAt, ctx.now, p.legGraceSeconds * 1000);
@@ -134,7 +141,7 @@ export const predictionArb = defineStrategy<typeof predictionArbParams, Predicti
       const closes = Math.min(first.closeTime ?? Infinity, second.closeTime ?? Infinity) * 1000;
       if (ctx.now >= closes - p.entryCutoffMinutes * 60_000) continue;
       const room = micro(p.maxPairUsd) - exposure;
-      const entry = planEntry(first, second, micro(p.minEdge), (micro(p.maxContracts) / CENT) * CENT, room < available ? room : available);
+      const entry = planEntry(first, second, micro(p.minEdge), (micro(p.maxContracts) / CENT) * CENT, room < available ? room : available, p.legSlippageBps);
       if (!entry) continue;
       const key = stateKey(pair.polymarket, pair.kalshi, entry.orientation);
       if (actedAt[key] !== undefined) continue;

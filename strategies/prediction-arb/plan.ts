@@ -1,6 +1,6 @@
 // The arithmetic of one arbitrage entry: the cost of a pair of opposite sides on two markets of the same question,
 // fees included, its size, each leg's deposit and each leg's price limit. Pure functions of the quotes.
-import { askOf, CENT, costPerContract, MICRO, MIN_DEPOSIT, predictionFee, type Side } from '../prediction-common/index.js';
+import { askOf, CENT, ceilCent, costPerContract, MICRO, MIN_DEPOSIT, predictionFee, type Side } from '../prediction-common/index.js';
 import type { MarketView } from '../../src/sdk/index.js';
 
 /** One leg: a side of a market. */
@@ -58,7 +58,7 @@ export function legLimit(ask: bigint, slack: bigint): bigint {
  * (USD left under the pair's cap) pays for, or undefined when no orientation pays at least `minEdgeMicro` a pair
  * after fees, or the service's minimum order does not fit.
  */
-export function planEntry(first: MarketView, second: MarketView, minEdgeMicro: bigint, maxContractsMicro: bigint, roomMicro: bigint): Entry | undefined {
+export function planEntry(first: MarketView, second: MarketView, minEdgeMicro: bigint, maxContractsMicro: bigint, roomMicro: bigint, legSlippageBps = 0): Entry | undefined {
   let best: Entry | undefined;
   for (const orientation of ['yesFirst', 'noFirst'] as const) {
     const [a, b] = legsOf(first.marketId, second.marketId, orientation);
@@ -79,10 +79,24 @@ export function planEntry(first: MarketView, second: MarketView, minEdgeMicro: b
     const profit = n - deposits[0] - deposits[1];
     // The fee's rounding to the cent is in the deposits: the edge is judged on what the legs really cost.
     if (profit <= 0n || (profit * MICRO) / n < minEdgeMicro) continue;
-    const limits: [bigint, bigint] = [legLimit(askA, (slack * askA) / (askA + askB)), legLimit(askB, (slack * askB) / (askA + askB))];
+    const limits: [bigint, bigint] = [
+      withSlippage(legLimit(askA, (slack * askA) / (askA + askB)), askA, legSlippageBps),
+      withSlippage(legLimit(askB, (slack * askB) / (askA + askB)), askB, legSlippageBps),
+    ];
     if (!best || profit > best.profitMicro) best = { orientation, contractsMicro: n, asks: [askA, askB], deposits, limits, profitMicro: profit };
   }
   return best;
+}
+
+/**
+ * A leg's limit raised to its ask plus `slippageBps` (to the cent above, at most $0.99): what a venue whose market
+ * orders carry a slippage allowance needs to accept the order. Both legs filling at such limits may cost more than
+ * the pair pays; fills at the asks cost what was planned.
+ */
+export function withSlippage(limit: bigint, ask: bigint, slippageBps: number): bigint {
+  if (slippageBps <= 0) return limit;
+  const raised = ceilCent((ask * BigInt(10_000 + slippageBps)) / 10_000n);
+  return raised > limit ? raised : limit;
 }
 
 function maxBig(a: bigint, b: bigint): bigint {

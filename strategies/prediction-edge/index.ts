@@ -97,7 +97,8 @@ export const predictionEdge = defineStrategy<typeof predictionEdgeParams, Predic
   version: '1.0.0',
   description: 'buy YES or NO when it costs less than a fair probability by more than a margin after fees; cap per event; hold or sell at fair',
   params: predictionEdgeParams,
-  watches: (p) => ({ predictionMarkets: Object.keys(p.fair) }),
+  // The deposit mint's price too: the risk gate values a buy's deposit in USD.
+  watches: (p) => ({ mints: [p.depositMint], predictionMarkets: Object.keys(p.fair) }),
   decide: (ctx) => {
     const p = ctx.params;
     const parsed = stateSchema.parse(ctx.state);

@@ -19,7 +19,7 @@ describe('the prediction strategies\' example configs', () => {
   it('prediction-arb.yaml loads with the built-in registry: two Polymarket/Kalshi pairs', () => {
     const config = loadConfig(example('prediction-arb'), builtinStrategies, {});
     expect(config.strategies.map((s) => [s.id, s.definition])).toEqual([['arb-games', predictionArb]]);
-    expect(config.strategies[0]!.params).toMatchObject({ pairs: [{ polymarket: 'POLY-600001', kalshi: 'KXGAMES-1-LAK0' }, { polymarket: 'POLY-600008', kalshi: 'KXGAMES-2-CEL0' }], maxContracts: 50, maxPairUsd: 150, depositMint: USDC });
+    expect(config.strategies[0]!.params).toMatchObject({ pairs: [{ polymarket: 'POLY-600001', kalshi: 'KXGAMES-1-LAK0' }, { polymarket: 'POLY-600008', kalshi: 'KXGAMES-2-CEL0' }], maxContracts: 50, maxPairUsd: 150, depositMint: USDC, legSlippageBps: 200 });
   });
 
   it('prediction-exit.yaml loads with the built-in registry: every exit rule and a 15-minute cut-off', () => {

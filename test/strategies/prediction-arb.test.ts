@@ -43,6 +43,20 @@ describe('prediction-arb', () => {
     });
   });
 
+  describe('its legs\' price limits', () => {
+    // $0.40 YES and $0.56 NO: $0.994 a pair with the fees, a bit over half a cent of slack.
+    const thin = market('KXGAMES-1-LAK0', 'KXGAMES-1', { buyYes: 46, sellYes: 44 });
+    const limits = (params: Record<string, unknown>) => decidePrediction(predictionArb, { ...PARAMS, minEdge: 0, ...params }, setup(thin)).intents.map((i) => i.kind === 'prediction.buy' && i.maxPriceMicroUsd);
+
+    it('keep the pair under $1 when both legs fill at them: a thin edge leaves them at the asks', () => {
+      expect(limits({})).toEqual([400_000n, 560_000n]);
+    });
+
+    it('with legSlippageBps, reach the ask plus that much (the venue\'s market orders carry a 2 % allowance)', () => {
+      expect(limits({ legSlippageBps: 200 })).toEqual([410_000n, 580_000n]);
+    });
+  });
+
   describe('when the pair does not pay', () => {
     it('buys nothing when the asks sum under $1 but not with the fees ($0.40 + $0.58 = $0.98; $1.014 with fees)', () => {
       const k = market('KXGAMES-1-LAK0', 'KXGAMES-1', { buyYes: 44, sellYes: 42 });
@@ -121,8 +135,8 @@ describe('prediction-arb', () => {
       expect(r.success ? [] : r.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`)).toEqual(['pairs.0: the two markets must differ', 'maxPairUsd: Too small: expected number to be >=10']);
     });
 
-    it('watch both markets of every pair, and decide on every new snapshot', () => {
-      expect(predictionArb.watches(predictionArb.params.parse(PARAMS))).toEqual({ predictionMarkets: ['POLY-600001', 'KXGAMES-1-LAK0'] });
+    it('watch both markets of every pair and the deposit mint, and decide on every new snapshot', () => {
+      expect(predictionArb.watches(predictionArb.params.parse(PARAMS))).toEqual({ mints: [USDC], predictionMarkets: ['POLY-600001', 'KXGAMES-1-LAK0'] });
       expect(predictionArb.reactive).toBe(true);
     });
   });

@@ -139,8 +139,8 @@ describe('prediction-edge', () => {
       expect(refused({ ...PARAMS, orderUsd: 30 })).toEqual(['orderUsd: orderUsd must not exceed maxEventUsd']);
     });
 
-    it('watch exactly the markets they give fair probabilities for', () => {
-      expect(predictionEdge.watches(predictionEdge.params.parse({ ...PARAMS, fair: { A: 0.5, B: 0.3 } }))).toEqual({ predictionMarkets: ['A', 'B'] });
+    it('watch exactly the markets they give fair probabilities for, and the deposit mint (the risk gate prices deposits)', () => {
+      expect(predictionEdge.watches(predictionEdge.params.parse({ ...PARAMS, fair: { A: 0.5, B: 0.3 } }))).toEqual({ mints: [USDC], predictionMarkets: ['A', 'B'] });
     });
   });
 });

@@ -140,7 +140,7 @@ async function wireKeeper(o: KeeperOptions, opened: Closer[]): Promise<RunningKe
       });
     },
     guard: async (intent, built) => {
-      const policy = guardPolicyFor(intent, built, { wallet: o.wallet.publicKey, risk: config.risk, coSigners, market: await snapshots.read('market'), maxPriceAgeMs: config.feeds.maxPriceAge, now: Date.now() });
+      const policy = await guardPolicyFor(intent, built, { wallet: o.wallet.publicKey, risk: config.risk, coSigners, market: await snapshots.read('market'), maxPriceAgeMs: config.feeds.maxPriceAge, now: Date.now() });
       return guardTransaction(built.tx, policy, rpc);
     },
   });

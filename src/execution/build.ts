@@ -1,7 +1,6 @@
 import { VersionedTransaction } from '@solana/web3.js';
 import { deriveInvitePda, inviteKeypairFromCode } from '../jupiter/send/inviteCode.js';
 import type { JupiterClient } from '../jupiter/client.js';
-import { lendVaultAuthority } from '../jupiter/lend/shared.js';
 import type { PredictionClaimBuild } from '../jupiter/prediction/claimPredictionPosition.js';
 import type { BuiltPredictionOrder } from '../jupiter/prediction/createPredictionOrder.js';
 import { AlreadyClaimedError, ClaimNotRequiredError } from '../jupiter/prediction/errors.js';
@@ -129,7 +128,7 @@ export async function buildTransaction(intent: Intent, deps: BuildDeps): Promise
       // The Earn program keeps deposits in the liquidity program's vault, whose authority is that program's
       // `liquidity` PDA, not an account of the Earn program: name it from the published seeds, or the guard would
       // refuse every real deposit as a payment to a stranger.
-      return { ...(await routed(decode(r.transaction), { via: 'rpc' }, deps, {})), escrowAuthorities: [lendVaultAuthority()] };
+      return { ...(await routed(decode(r.transaction), { via: 'rpc' }, deps, {})), escrowAuthorities: [await lendVault()] };
     }
     case 'lend.withdraw': {
       const tokens = await deps.jup.lend.getLendTokens({}, o);
@@ -145,7 +144,7 @@ export async function buildTransaction(intent: Intent, deps: BuildDeps): Promise
       // Exact shares for what they cost at the program's exchange price: the guard holds the asset paid to at most
       // the intent's maxAmount (an upTo escrow rule), whatever the venue says the shares cost.
       const r = await deps.jup.lend.lendMint({ asset: intent.asset, signer: owner, shares: intent.shares }, o);
-      return { ...(await routed(decode(r.transaction), { via: 'rpc' }, deps, { shares: intent.shares })), escrowAuthorities: [lendVaultAuthority()] };
+      return { ...(await routed(decode(r.transaction), { via: 'rpc' }, deps, { shares: intent.shares })), escrowAuthorities: [await lendVault()] };
     }
     case 'lend.redeem': {
       const tokens = await deps.jup.lend.getLendTokens({}, o);
@@ -267,3 +266,7 @@ function orderQuote(order: BuiltPredictionOrder): Record<string, unknown> {
   };
 }
 
+/** The lend vault authority, from @jup-ag/lend loaded on the first lend build (not at start-up). */
+async function lendVault(): Promise<string> {
+  return (await import('../jupiter/lend/shared.js')).lendVaultAuthority();
+}

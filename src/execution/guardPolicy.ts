@@ -30,7 +30,8 @@ export interface PolicyContext {
  * invite's signer) and what it read from a separate listing (a lend withdrawal's share token) come with the build.
  * Throws GuardUnavailable when the feed cannot value a swap yet (retry).
  */
-export function guardPolicyFor(intent: Intent, built: Pick<BuiltTransaction, 'engineSigners' | 'burn' | 'escrowAuthorities'>, ctx: PolicyContext): GuardPolicy {
+export async function guardPolicyFor(intent: Intent, built: Pick<BuiltTransaction, 'engineSigners' | 'burn' | 'escrowAuthorities'>, ctx: PolicyContext): Promise<GuardPolicy> {
+  const product = await productCheckFor(intent, { wallet: ctx.wallet, inviteSigner: built.engineSigners?.[0] });
   const area = areaOf(intent);
   const policy = (spend: SpendRule, extra: Partial<GuardPolicy> = {}): GuardPolicy => ({
     wallet: ctx.wallet,
@@ -43,7 +44,7 @@ export function guardPolicyFor(intent: Intent, built: Pick<BuiltTransaction, 'en
     mayUnwrapSol: true,
     allowToken2022Mints: new Set(ctx.risk.allowToken2022Mints),
     escrowAuthorities: built.escrowAuthorities ? new Set(built.escrowAuthorities) : undefined,
-    product: productCheckFor(intent, { wallet: ctx.wallet, inviteSigner: built.engineSigners?.[0] }),
+    product,
     ...extra,
   });
   const escrow = (mint: string, amount: bigint): SpendRule => ({ kind: 'escrow', mint, amount, program: programOf(area) });

@@ -69,7 +69,7 @@ describe('the executor', { timeout: 90_000 }, () => {
     const store = new IntentStore(redis, prefix);
     const calls = { build: 0, guard: 0 };
     const realPolicy = async (intent: Intent, built: BuiltTransaction) =>
-      guardPolicyFor(intent, built, { wallet: wallet.publicKey, risk: { maxSlippageBps: 300, maxPriorityFeeLamports: 1_000_000n, allowToken2022Mints: [] }, coSigners: [vault], market: await market(), maxPriceAgeMs: 60_000, now: Date.now() });
+      await guardPolicyFor(intent, built, { wallet: wallet.publicKey, risk: { maxSlippageBps: 300, maxPriorityFeeLamports: 1_000_000n, allowToken2022Mints: [] }, coSigners: [vault], market: await market(), maxPriceAgeMs: 60_000, now: Date.now() });
     const policy = over.policy ?? realPolicy;
     const deps: ExecutorDeps = {
       store,
@@ -258,7 +258,7 @@ describe('the executor', { timeout: 90_000 }, () => {
     const flaky = await setup({
       guard: async (intent, built) => {
         if (unchecked-- > 0) throw new GuardUnavailable('blockhash-not-found', 'the node lags');
-        return guardTransaction(built.tx, guardPolicyFor(intent, built, { wallet: flaky.wallet.publicKey, risk: { maxSlippageBps: 300, maxPriorityFeeLamports: 1_000_000n, allowToken2022Mints: [] }, coSigners: [vault], market: await market(), maxPriceAgeMs: 60_000, now: Date.now() }), rpc);
+        return guardTransaction(built.tx, await guardPolicyFor(intent, built, { wallet: flaky.wallet.publicKey, risk: { maxSlippageBps: 300, maxPriorityFeeLamports: 1_000_000n, allowToken2022Mints: [] }, coSigners: [vault], market: await market(), maxPriceAgeMs: 60_000, now: Date.now() }), rpc);
       },
     });
     const a = await record(flaky.store, swap(SOL, USDC, 10_000_000n));

@@ -55,10 +55,10 @@ describe('recurring intents through the executor', { timeout: 60_000 }, () => {
     const s = await setup(300_000_000n);
     const intent: Intent = { kind: 'recurring.create', inputMint: USDC, outputMint: SOL, inAmount: 150_000_000n, numberOfOrders: 2, intervalSeconds: 86_400 };
     const built = await buildTransaction(intent, { jup: world.jup, rpc: world.rpc, wallet: s.wallet, intentId: 'x', maxSlippageBps: 300, usdPrice: s.usdPrice });
-    const honest = await guardTransaction(built.tx, s.policy(intent, built), world.rpc);
+    const honest = await guardTransaction(built.tx, await s.policy(intent, built), world.rpc);
     expect(honest.violations).toEqual([]);
     // The same transaction judged against an intent of a different amount: the escrow deposit is not the intent's.
     const other = { ...intent, inAmount: 140_000_000n };
-    expect((await guardTransaction(built.tx, s.policy(other, built), world.rpc)).violations.map((v) => v.rule)).toContain('escrow-amount');
+    expect((await guardTransaction(built.tx, await s.policy(other, built), world.rpc)).violations.map((v) => v.rule)).toContain('escrow-amount');
   });
 });

@@ -116,7 +116,7 @@ describe('Metis swaps through the executor', { timeout: 120_000 }, () => {
       const { raw } = await world.jup.swap.getQuote({ inputMint: USDC, outputMint: JUP, amount: 4_999_999n, swapMode: 'ExactOut', slippageBps: 50 });
       const built = await world.jup.swap.buildSwap({ userPublicKey: s.wallet.address, quoteResponse: raw });
       const intent = swap({ via: 'metis', swapMode: 'ExactOut', inputMint: USDC, outputMint: JUP, amount: 5_000_000n, slippageBps: 50 });
-      const policy = guardPolicyFor(intent, {}, { wallet: s.wallet.publicKey, risk: { maxSlippageBps: 300, maxPriorityFeeLamports: 1_000_000n, allowToken2022Mints: [] }, coSigners: world.coSigners, market, maxPriceAgeMs: 60_000, now: Date.now() });
+      const policy = await guardPolicyFor(intent, {}, { wallet: s.wallet.publicKey, risk: { maxSlippageBps: 300, maxPriorityFeeLamports: 1_000_000n, allowToken2022Mints: [] }, coSigners: world.coSigners, market, maxPriceAgeMs: 60_000, now: Date.now() });
       const report = await guardTransaction(VersionedTransaction.deserialize(Buffer.from(built.swapTransaction, 'base64')), policy, world.rpc);
       expect(report.violations).toEqual([{ rule: 'inflow-short', message: `the wallet would gain 4999999 base units of ${JUP}; the ExactOut intent asks for exactly 5000000` }]);
     });

@@ -120,7 +120,7 @@ export async function executorFor(world: ExecutorWorld, o: { lamports?: bigint; 
     guardRetry: { firstMs: 20, maxMs: 50 },
     build: (intent, intentId, signal) => buildTransaction(intent, { jup, rpc, wallet, intentId, maxSlippageBps: 300, usdPrice, signal }),
     guard: async (intent, built) => {
-      const policy = guardPolicyFor(intent, built, { wallet: wallet.publicKey, risk: { maxSlippageBps: 300, maxPriorityFeeLamports: 1_000_000n, allowToken2022Mints: [] }, coSigners: world.coSigners, market, maxPriceAgeMs: 60_000, now: Date.now() });
+      const policy = await guardPolicyFor(intent, built, { wallet: wallet.publicKey, risk: { maxSlippageBps: 300, maxPriorityFeeLamports: 1_000_000n, allowToken2022Mints: [] }, coSigners: world.coSigners, market, maxPriceAgeMs: 60_000, now: Date.now() });
       const report = await guardTransaction(built.tx, policy, rpc);
       reports.push(report);
       return report;

@@ -69,7 +69,7 @@ export async function intentExecutors(o: { redisUrl: string; prefix: string; ven
         return buildTransaction(intent, { jup, rpc, wallet, intentId, maxSlippageBps: RISK.maxSlippageBps, usdPrice: (mint) => market?.prices[mint], signal });
       },
       guard: async (intent, built) => {
-        const policy = guardPolicyFor(intent, built, { wallet: wallet.publicKey, risk: RISK, coSigners, market: await snapshots.read('market'), maxPriceAgeMs: MAX_PRICE_AGE_MS, now: Date.now() });
+        const policy = await guardPolicyFor(intent, built, { wallet: wallet.publicKey, risk: RISK, coSigners, market: await snapshots.read('market'), maxPriceAgeMs: MAX_PRICE_AGE_MS, now: Date.now() });
         return guardTransaction(built.tx, policy, rpc);
       },
     });

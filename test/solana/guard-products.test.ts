@@ -42,8 +42,8 @@ describe('the guard holds each product instruction to its intent', { timeout: 24
   const build = (s: WalletExecutor, intent: Intent, intentId = `t.${intent.kind}.${Math.random().toString(36).slice(2)}`): Promise<BuiltTransaction> =>
     buildTransaction(intent, { jup: world.jup, rpc: world.rpc, wallet: s.wallet, intentId, maxSlippageBps: 300, usdPrice: (m) => feed?.prices[m] && { usd: feed.prices[m].usd, decimals: feed.prices[m].decimals } });
   /** The guard's report on `tx` with the policy the keeper derives from `intent` (and the build's own signers). */
-  const guard = (s: WalletExecutor, intent: Intent, built: BuiltTransaction, tx: VersionedTransaction = built.tx): Promise<GuardReport> =>
-    guardTransaction(tx, guardPolicyFor(intent, built, { wallet: s.wallet.publicKey, risk: { maxSlippageBps: 300, maxPriorityFeeLamports: 1_000_000n, allowToken2022Mints: [] }, coSigners: world.coSigners, market: feed, maxPriceAgeMs: 600_000, now: Date.now() }), world.rpc);
+  const guard = async (s: WalletExecutor, intent: Intent, built: BuiltTransaction, tx: VersionedTransaction = built.tx): Promise<GuardReport> =>
+    guardTransaction(tx, await guardPolicyFor(intent, built, { wallet: s.wallet.publicKey, risk: { maxSlippageBps: 300, maxPriorityFeeLamports: 1_000_000n, allowToken2022Mints: [] }, coSigners: world.coSigners, market: feed, maxPriceAgeMs: 600_000, now: Date.now() }), world.rpc);
   const rules = (r: GuardReport): string[] => [...new Set(r.violations.map((v) => v.rule))].sort();
   const productRules = (r: GuardReport): string[] => rules(r).filter((x) => x.startsWith('product-'));
   /** The transaction with its instructions changed by `f`, recompiled (same payer and blockhash), unsigned. */

@@ -1,9 +1,7 @@
 import type { PublicKey } from '@solana/web3.js';
 import type { Intent } from '../../sdk/intents.js';
 import type { ProductCheck } from '../../solana/guardTypes.js';
-import { lendDepositCheck, lendWithdrawCheck } from './lend.js';
 import { predictionBuyCheck, predictionClaimCheck, predictionCloseCheck, predictionSellCheck } from './prediction.js';
-import { recurringCancelCheck, recurringCreateCheck } from './recurring.js';
 import { clawbackCheck, sendCheck } from './send.js';
 import { triggerCancelCheck, triggerCreateCheck } from './trigger.js';
 
@@ -17,8 +15,12 @@ export interface ProductCheckContext {
   inviteSigner?: string | undefined;
 }
 
-/** The product check of an intent; undefined for a swap, whose terms the guard holds by value (GuardPolicy.swap). */
-export function productCheckFor(intent: Intent, ctx: ProductCheckContext): ProductCheck | undefined {
+/**
+ * The product check of an intent; undefined for a swap, whose terms the guard holds by value (GuardPolicy.swap).
+ * The recurring and lend checks load their programs' SDKs (@jup-ag/dca-sdk with Anchor, @jup-ag/lend: about a third
+ * of the modules a keeper would load) on first use, not at start-up.
+ */
+export async function productCheckFor(intent: Intent, ctx: ProductCheckContext): Promise<ProductCheck | undefined> {
   const { wallet } = ctx;
   switch (intent.kind) {
     case 'swap':
@@ -28,15 +30,15 @@ export function productCheckFor(intent: Intent, ctx: ProductCheckContext): Produ
     case 'trigger.cancel':
       return triggerCancelCheck(intent, wallet);
     case 'recurring.create':
-      return recurringCreateCheck(intent, wallet);
+      return (await import('./recurring.js')).recurringCreateCheck(intent, wallet);
     case 'recurring.cancel':
-      return recurringCancelCheck(intent, wallet);
+      return (await import('./recurring.js')).recurringCancelCheck(intent, wallet);
     case 'lend.deposit':
     case 'lend.mint':
-      return lendDepositCheck(intent, wallet);
+      return (await import('./lend.js')).lendDepositCheck(intent, wallet);
     case 'lend.withdraw':
     case 'lend.redeem':
-      return lendWithdrawCheck(intent, wallet);
+      return (await import('./lend.js')).lendWithdrawCheck(intent, wallet);
     case 'prediction.buy':
       return predictionBuyCheck(intent, wallet);
     case 'prediction.sell':

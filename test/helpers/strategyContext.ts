@@ -3,8 +3,10 @@ import {
   deepFreeze,
   intentSchema,
   type Intent,
+  type LendPositionView,
   type PendingIntentView,
   type PriceView,
+  type RecurringOrderView,
   type StrategyContext,
   type StrategyDefinition,
 } from '../../src/sdk/index.js';
@@ -28,6 +30,10 @@ export interface ContextSetup<S> {
   lamports?: bigint;
   /** Token balances by mint, base units. */
   tokens?: Record<string, { amount: bigint; decimals: number }>;
+  /** The wallet's open recurring orders. */
+  recurring?: RecurringOrderView[];
+  /** The wallet's Lend Earn positions. */
+  lend?: LendPositionView[];
   /** The instance's pending intents (planned, in flight, or landed after the wallet snapshot). */
   pending?: PendingIntentView[];
   /** The strategy's state as its previous decide() returned it. */
@@ -61,8 +67,8 @@ export function strategyContext<P, S extends Record<string, unknown>>(
     },
     events: [],
     market: () => undefined,
-    openOrders: { trigger: [], recurring: [] },
-    positions: { lend: [], prediction: [] },
+    openOrders: { trigger: [], recurring: setup.recurring ?? [] },
+    positions: { lend: setup.lend ?? [], prediction: [] },
     pendingIntents: setup.pending ?? [],
     state: setup.state ?? ({} as S),
     log: { debug: record('debug'), info: record('info'), warn: record('warn') },

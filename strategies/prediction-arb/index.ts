@@ -31,7 +31,10 @@ export const predictionArbParams = z
     depositMint: mintParam.prefault('USDC'),
     /** No new entry into a pair whose markets close this soon, minutes. */
     entryCutoffMinutes: z.number().min(0).max(10_080).default(10),
-    /** How long after an entry the legs may stay unequal before it completes or unwinds them (fills take a moment). */
+    /**
+     * How long after an entry the legs may stay unequal before it completes or unwinds them (fills take a moment);
+     * also the least time between two entries into the same pair and orientation.
+     */
     legGraceSeconds: z.number().int().min(1).max(86_400).default(120),
     /** An unwinding sale accepts down to the bid less this, bps. */
     slippageBps: slippageParam,
@@ -77,8 +80,10 @@ function balance(ctx: Ctx, legs: [Leg, Leg], markets: [MarketView, MarketView], 
   const shortLeg = legs[shortIx];
   const longLeg = legs[longIx];
   const ask = askOf(markets[shortIx], shortLeg.side);
+  let why = 'completing them no longer pays';
   if (ask !== null && long.avgPriceMicroUsd !== null && costPerContract(ask) + costPerContract(long.avgPriceMicroUsd) + micro(p.minEdge) <= MICRO) {
     const deposit = legCost(missing, ask);
+    why = deposit < MIN_DEPOSIT ? 'buying the rest would be under the $5 minimum' : 'the wallet cannot pay for the rest';
     if (deposit >= MIN_DEPOSIT && deposit <= available) {
       const slack = MICRO - micro(p.minEdge) - costPerContract(long.avgPriceMicroUsd) - costPerContract(ask);
       const limit = withSlippage(legLimit(ask, slack), ask, p.legSlippageBps);
@@ -87,7 +92,7 @@ function balance(ctx: Ctx, legs: [Leg, Leg], markets: [MarketView, MarketView], 
   }
   const bid = bidOf(markets[longIx], longLeg.side);
   if (bid === null || exitPending(ctx.pendingIntents, long.positionPubkey)) return [];
-  return [{ kind: 'prediction.sell', positionPubkey: long.positionPubkey, contractsMicro: missing, minPriceMicroUsd: sellFloor(bid, p.slippageBps), reason: `unwind ${(Number(missing) / 1e6).toFixed(2)} unmatched contracts: the other leg no longer pays` }];
+  return [{ kind: 'prediction.sell', positionPubkey: long.positionPubkey, contractsMicro: missing, minPriceMicroUsd: sellFloor(bid, p.slippageBps), reason: `unwind ${(Number(missing) / 1e6).toFixed(2)} unmatched contracts: ${why}` }];
 }
 
 /** Buys YES on one provider and NO on the other when both together cost under $1 after fees. */

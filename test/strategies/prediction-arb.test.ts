@@ -118,7 +118,15 @@ describe('prediction-arb', () => {
       const k = market('KXGAMES-1-LAK0', 'KXGAMES-1', { buyYes: 40, sellYes: 38 });
       const held = [position(POS_P, 'POLY-600001', true, 20, 40), position(POS_K, 'KXGAMES-1-LAK0', false, 12, 52)];
       expect(decidePrediction(predictionArb, PARAMS, setup(k, { positions: held })).intents).toEqual([
-        { kind: 'prediction.sell', positionPubkey: POS_P, contractsMicro: 8_000_000n, minPriceMicroUsd: 360_000n, reason: 'unwind 8.00 unmatched contracts: the other leg no longer pays' },
+        { kind: 'prediction.sell', positionPubkey: POS_P, contractsMicro: 8_000_000n, minPriceMicroUsd: 360_000n, reason: 'unwind 8.00 unmatched contracts: completing them no longer pays' },
+      ]);
+    });
+
+    it('sells the unmatched contracts when completing them would be a buy under the $5 minimum', () => {
+      // 2 contracts of NO at $0.52 cost $1.08 with the fee: too small an order, though the pair still pays.
+      const held = [position(POS_P, 'POLY-600001', true, 20, 40), position(POS_K, 'KXGAMES-1-LAK0', false, 18, 52)];
+      expect(decidePrediction(predictionArb, PARAMS, setup(KALSHI, { positions: held })).intents).toEqual([
+        { kind: 'prediction.sell', positionPubkey: POS_P, contractsMicro: 2_000_000n, minPriceMicroUsd: 360_000n, reason: 'unwind 2.00 unmatched contracts: buying the rest would be under the $5 minimum' },
       ]);
     });
 

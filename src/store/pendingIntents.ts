@@ -5,6 +5,7 @@ import { INTENT_KINDS, intentSchema, type IntentKind } from '../sdk/intents.js';
 import type { PendingIntentData } from '../engine/ports.js';
 import { INTENT_STATES, isTerminal } from '../engine/states.js';
 import { intentKeys, parseOrProblem, type CorruptIntent } from './intentLayout.js';
+import { evalScript } from './scripts.js';
 
 /** One intent of an instance that may not show in the wallet view yet (see `readPending`): the engine's port type. */
 export type PendingRecord = PendingIntentData;
@@ -68,77 +69,109 @@ if redis.call('ZCARD', KEYS[1]) == 0 then redis.call('SREM', KEYS[2], KEYS[1]) e
 return 1
 `;
 
+// What may be pending for many instances, in one call: for each instance index (KEYS[2..]) that is in the set of
+// non-empty ones (KEYS[1]), 'active' then its ids with each record's state and updatedAt ('' when the record is
+// gone); an index not in the set gives an empty list. ARGV[1] is the records' key prefix (the records share the indexes' slot: one
+// prefix, one hash tag).
+const PENDING_LUA = `
+local out = {}
+for i = 2, #KEYS do
+  local row = {}
+  if redis.call('SISMEMBER', KEYS[1], KEYS[i]) == 1 then
+    row[1] = 'active'
+    for _, id in ipairs(redis.call('ZRANGE', KEYS[i], 0, -1)) do
+      local f = redis.call('HMGET', ARGV[1] .. id, 'state', 'updatedAt')
+      row[#row + 1] = id
+      row[#row + 1] = f[1] or ''
+      row[#row + 1] = f[2] or ''
+    end
+  end
+  out[#out + 1] = row
+end
+return out
+`;
+
 /**
- * `readPending` for many instances at once, in three round trips whatever their number: which of their indexes
- * are not empty (one SMISMEMBER on the set every new intent adds its instance's index to), those indexes in one
- * pipeline, then the fields of every id found in another. Most instances have nothing in flight and cost nothing
- * but their name in the first call. Ids that can never be pending again are dropped on the way, and an index left
- * empty leaves the set.
+ * `readPending` for many instances at once, whatever their number in one script and one more round trip: the script
+ * lists each instance's ids with their state and update time (an instance with nothing in flight costs its name),
+ * then the records that are not already known are read whole in one pipeline. A landing parsed before (`landed`)
+ * is taken as it was when its state and time are unchanged; a ledger cleared and written again differs, and is read
+ * afresh. Ids that can never be pending again are dropped on the way, and an index left empty leaves the set.
  */
 export async function readPendingMany(redis: Redis, prefix: string, instances: readonly string[], keepLandedSince: number, landed?: LandedCache): Promise<Map<string, { intents: PendingRecord[]; corrupt: CorruptIntent[] }>> {
   const keys = intentKeys(prefix);
   const out = new Map<string, { intents: PendingRecord[]; corrupt: CorruptIntent[] }>(instances.map((i) => [i, { intents: [], corrupt: [] }]));
   if (instances.length === 0) return out;
-  const member = (await redis.smismember(keys.active, ...instances.map((i) => keys.byInstance(i))));
-  const active = instances.filter((_, n) => member[n] === 1);
-  if (active.length === 0) return out;
-  const ranges = redis.pipeline();
-  for (const instance of active) ranges.zrange(keys.byInstance(instance), 0, -1);
-  const idLists = ((await ranges.exec()) ?? []).map(([err, ids]) => {
-    if (err) throw err;
-    return ids as string[];
-  });
-  const wanted: Array<{ instance: string; id: string }> = [];
+  const rows = (await evalScript(redis, PENDING_LUA, instances.length + 1, keys.active, ...instances.map((i) => keys.byInstance(i)), keys.record(''))) as string[][];
   const done = new Map<string, string[]>();
-  active.forEach((instance, i) => {
-    const ids = idLists[i] ?? [];
-    if (ids.length === 0) done.set(instance, []);
-    for (const id of ids) wanted.push({ instance, id });
-  });
-  if (wanted.length > 0) {
-    // A landing parsed before is checked by its state and time alone (a ledger cleared and written again differs);
-    // one that changed is read whole in a second round trip.
-    const known = wanted.map(({ id }) => landed?.get(id));
-    const first = redis.pipeline();
-    wanted.forEach(({ id }, i) => (known[i] ? first.hmget(keys.record(id), 'state', 'updatedAt') : first.hmget(keys.record(id), ...FIELDS)));
-    const replies = replyValues(await first.exec());
-    const reread: number[] = [];
-    known.forEach((cached, i) => {
-      if (!cached) return;
-      const [state, updatedAt] = replies[i]!;
-      if (state === 'landed' && updatedAt === String(cached.updatedAt)) return;
-      landed!.delete(wanted[i]!.id);
-      reread.push(i);
-    });
-    if (reread.length > 0) {
-      const second = redis.pipeline();
-      for (const i of reread) second.hmget(keys.record(wanted[i]!.id), ...FIELDS);
-      replyValues(await second.exec()).forEach((values, n) => {
-        replies[reread[n]!] = values;
-        known[reread[n]!] = undefined;
-      });
+  const drop = (instance: string, id: string) => done.set(instance, [...(done.get(instance) ?? []), id]);
+  // Per instance, in index order: a record already known (kept), or one to read whole (null until read).
+  const order = new Map<string, Array<{ id: string; known: PendingRecord | undefined }>>();
+  const wanted: Array<{ instance: string; id: string }> = [];
+  instances.forEach((instance, i) => {
+    const row = rows[i] ?? [];
+    if (row.length === 0) return;
+    // An index in the set of non-empty ones that is empty leaves the set.
+    if (row.length === 1) done.set(instance, []);
+    const list: Array<{ id: string; known: PendingRecord | undefined }> = [];
+    for (let j = 1; j < row.length; j += 3) {
+      const id = row[j]!;
+      const state = row[j + 1]!;
+      const updatedAt = row[j + 2]!;
+      if (state === '') {
+        drop(instance, id);
+        continue;
+      }
+      const cached = landed?.get(id);
+      if (cached && state === 'landed' && updatedAt === String(cached.updatedAt)) {
+        if (cached.updatedAt >= keepLandedSince) list.push({ id, known: cached });
+        else {
+          landed!.delete(id);
+          drop(instance, id);
+        }
+        continue;
+      }
+      if (cached) landed!.delete(id);
+      // Terminal and never shown again: dropped without reading the record.
+      if (state === 'failed' || state === 'expired' || state === 'rejected' || (state === 'landed' && Number(updatedAt) < keepLandedSince)) {
+        drop(instance, id);
+        continue;
+      }
+      list.push({ id, known: undefined });
+      wanted.push({ instance, id });
     }
-    wanted.forEach(({ instance, id }, i) => {
-      const values = replies[i]!;
-      const slot = out.get(instance)!;
-      const drop = () => done.set(instance, [...(done.get(instance) ?? []), id]);
-      const cached = known[i];
-      if (cached) {
-        if (cached.updatedAt >= keepLandedSince) return void slot.intents.push(cached);
-        landed!.delete(id);
-        return drop();
-      }
-      if (values.every((v) => v === null)) return drop();
+    order.set(instance, list);
+  });
+  const parsedById = new Map<string, PendingRecord | { problem: string } | null>();
+  if (wanted.length > 0) {
+    const fields = redis.pipeline();
+    for (const w of wanted) fields.hmget(keys.record(w.id), ...FIELDS);
+    replyValues(await fields.exec()).forEach((values, i) => {
+      const { id } = wanted[i]!;
+      if (values.every((v) => v === null)) return void parsedById.set(id, null);
       const parsed = parseOrProblem(schema, Object.fromEntries(FIELDS.map((f, j) => [f, values[j] ?? undefined])));
-      if ('problem' in parsed) {
-        slot.corrupt.push({ id, problem: parsed.problem });
-        return;
-      }
-      const r = { ...parsed.value, id };
-      if (r.state === 'landed' && r.updatedAt >= keepLandedSince) landed?.set(id, r);
-      if (!isTerminal(r.state) || (r.state === 'landed' && r.updatedAt >= keepLandedSince)) slot.intents.push(r);
-      else drop();
+      parsedById.set(id, 'problem' in parsed ? { problem: parsed.problem } : { ...parsed.value, id });
     });
+  }
+  for (const [instance, list] of order) {
+    const slot = out.get(instance)!;
+    for (const { id, known } of list) {
+      if (known) {
+        slot.intents.push(known);
+        continue;
+      }
+      const r = parsedById.get(id);
+      if (r === null || r === undefined) {
+        drop(instance, id);
+      } else if ('problem' in r) {
+        slot.corrupt.push({ id, problem: r.problem });
+      } else if (!isTerminal(r.state) || (r.state === 'landed' && r.updatedAt >= keepLandedSince)) {
+        if (r.state === 'landed') landed?.set(id, r);
+        slot.intents.push(r);
+      } else {
+        drop(instance, id);
+      }
+    }
   }
   if (done.size > 0) {
     const prune = redis.pipeline();

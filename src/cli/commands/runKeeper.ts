@@ -36,10 +36,11 @@ export async function runKeeper(config: KeeperConfig, opts: RunOptions, logger: 
     // Loaded only once Redis passed: the daemon's modules (BullMQ, web3.js, the simulator) take seconds to load,
     // which a refused start should not wait for.
     const { startKeeper, venueUrls } = await import('../../main.js');
-    const { startSimulator } = await import('../../sim/server.js');
     let sim: RunningSimulator | undefined;
     let venueUrl = opts.venueUrl ?? config.venue.url;
     if (config.venue.kind === 'simulator' && !venueUrl) {
+      // The simulator (LiteSVM, every product's programs) is loaded only when this process runs it.
+      const { startSimulator } = await import('../../sim/server.js');
       sim = await startSimulator({ ...config.venue.simulator, logger: logger.child({ component: 'sim' }) });
       cleanups.push(() => sim!.close());
       venueUrl = sim.url;

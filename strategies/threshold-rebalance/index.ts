@@ -62,18 +62,22 @@ function projected(
   p: { base: string; quote: string },
   prices: { base: PriceView; quote: PriceView },
 ): { base: bigint; quote: bigint; swaps: number } {
-  const out = { ...balances, swaps: 0 };
-  const side = (mint: string): 'base' | 'quote' | undefined => (mint === p.base ? 'base' : mint === p.quote ? 'quote' : undefined);
+  const out = { base: balances.base, quote: balances.quote, swaps: 0 };
   for (const { intent } of pending) {
     if (intent.kind !== 'swap') continue;
-    const from = side(intent.inputMint);
-    const to = side(intent.outputMint);
+    const from = sideOf(intent.inputMint, p);
+    const to = sideOf(intent.outputMint, p);
     if (!from || !to || from === to) continue;
     out[from] = out[from] > intent.amount ? out[from] - intent.amount : 0n;
     out[to] += unitsFor(usdValue(intent.amount, prices[from]), prices[to]);
     out.swaps += 1;
   }
   return out;
+}
+
+/** Which of the pair a mint is, if either. */
+function sideOf(mint: string, p: { base: string; quote: string }): 'base' | 'quote' | undefined {
+  return mint === p.base ? 'base' : mint === p.quote ? 'quote' : undefined;
 }
 
 const pct = (weight: number): string => `${(weight * 100).toFixed(1)}%`;

@@ -3,11 +3,17 @@ import type { AnyStrategy, StrategyDefinition } from '../src/sdk/index.js';
 import type { StrategyRegistry } from '../src/config/load.js';
 import { dcaSwap } from './dca-swap/index.js';
 import { thresholdRebalance } from './threshold-rebalance/index.js';
+import { limitLadder } from './limit-ladder/index.js';
+import { takeProfitStopLoss } from './take-profit-stop-loss/index.js';
+import { rebalance } from './rebalance/index.js';
 import { predictionEdge } from './prediction-edge/index.js';
 import { predictionExit } from './prediction-exit/index.js';
 import { predictionArb } from './prediction-arb/index.js';
 
 export { dcaSwap, dcaSwapParams, DCA_SOL_RESERVE_LAMPORTS, type DcaSwapParams, type DcaSwapState } from './dca-swap/index.js';
+export { limitLadder, limitLadderParams, LADDER_SOL_RESERVE_LAMPORTS, TRIGGER_MIN_ORDER_USD, type LimitLadderParams, type LadderState } from './limit-ladder/index.js';
+export { takeProfitStopLoss, takeProfitStopLossParams, EXIT_SOL_RESERVE_LAMPORTS, type TakeProfitStopLossParams, type TakeProfitStopLossState } from './take-profit-stop-loss/index.js';
+export { rebalance, rebalanceParams, MULTI_REBALANCE_SOL_RESERVE_LAMPORTS, type RebalanceParams, type Target } from './rebalance/index.js';
 export { predictionEdge, predictionEdgeParams, type PredictionEdgeParams, type PredictionEdgeState } from './prediction-edge/index.js';
 export { predictionExit, predictionExitParams, type PredictionExitParams, type PredictionExitState } from './prediction-exit/index.js';
 export { predictionArb, predictionArbParams, type PredictionArbParams, type PredictionArbState } from './prediction-arb/index.js';
@@ -38,4 +44,4 @@ export function createRegistry(list: readonly DefinedStrategy[]): StrategyRegist
 }
 
 /** The built-in strategies: dca-swap and threshold-rebalance. */
-export const builtinStrategies: StrategyRegistry = createRegistry([dcaSwap, thresholdRebalance, predictionEdge, predictionExit, predictionArb]);
+export const builtinStrategies: StrategyRegistry = createRegistry([dcaSwap, thresholdRebalance, predictionEdge, predictionExit, predictionArb, limitLadder, takeProfitStopLoss, rebalance]);

@@ -3,6 +3,8 @@ import type { AnyStrategy, StrategyDefinition } from '../src/sdk/index.js';
 import type { StrategyRegistry } from '../src/config/load.js';
 import { dcaSwap } from './dca-swap/index.js';
 import { thresholdRebalance } from './threshold-rebalance/index.js';
+import { dca } from './dca/index.js';
+import { idleYield } from './idle-yield/index.js';
 import { limitLadder } from './limit-ladder/index.js';
 import { takeProfitStopLoss } from './take-profit-stop-loss/index.js';
 import { rebalance } from './rebalance/index.js';
@@ -11,6 +13,8 @@ import { predictionExit } from './prediction-exit/index.js';
 import { predictionArb } from './prediction-arb/index.js';
 
 export { dcaSwap, dcaSwapParams, DCA_SOL_RESERVE_LAMPORTS, type DcaSwapParams, type DcaSwapState } from './dca-swap/index.js';
+export { dca, dcaParams, RECURRING_MIN_ORDER_USD, RECURRING_MIN_BUY_USD, type DcaParams, type DcaState } from './dca/index.js';
+export { idleYield, idleYieldParams, IDLE_YIELD_SOL_RESERVE_LAMPORTS, type IdleYieldParams } from './idle-yield/index.js';
 export { limitLadder, limitLadderParams, LADDER_SOL_RESERVE_LAMPORTS, TRIGGER_MIN_ORDER_USD, type LimitLadderParams, type LadderState } from './limit-ladder/index.js';
 export { takeProfitStopLoss, takeProfitStopLossParams, EXIT_SOL_RESERVE_LAMPORTS, type TakeProfitStopLossParams, type TakeProfitStopLossState } from './take-profit-stop-loss/index.js';
 export { rebalance, rebalanceParams, MULTI_REBALANCE_SOL_RESERVE_LAMPORTS, type RebalanceParams, type Target } from './rebalance/index.js';
@@ -44,4 +48,4 @@ export function createRegistry(list: readonly DefinedStrategy[]): StrategyRegist
 }
 
 /** The built-in strategies: dca-swap and threshold-rebalance. */
-export const builtinStrategies: StrategyRegistry = createRegistry([dcaSwap, thresholdRebalance, predictionEdge, predictionExit, predictionArb, limitLadder, takeProfitStopLoss, rebalance]);
+export const builtinStrategies: StrategyRegistry = createRegistry([dcaSwap, thresholdRebalance, dca, idleYield, predictionEdge, predictionExit, predictionArb, limitLadder, takeProfitStopLoss, rebalance]);

@@ -23,7 +23,7 @@ const CASES: Record<string, Case> = {
   'typo-stratgies.yaml': { problems: 2, expect: ['(root): unknown field "stratgies"', 'strategies: required'] },
   'risk-unknown-field.yaml': { problems: 1, expect: ['risk: unknown field "maxNotionalUSD"'] },
   // The known names are checked one by one: the list grows as built-in strategies are added.
-  'unknown-strategy.yaml': { problems: 1, expect: ['strategies[0].strategy: unknown strategy "dca"; known: dca-swap, ', 'prediction-edge', 'threshold-rebalance'] },
+  'unknown-strategy.yaml': { problems: 1, expect: ['strategies[0].strategy: unknown strategy "grid"; known: dca, dca-swap, ', 'idle-yield', 'prediction-edge', 'threshold-rebalance'] },
   'cron-minute-61.yaml': { problems: 1, expect: ['strategies[0].schedule.cron: invalid cron expression "61 * * * *": 61 is a invalid expression for minute'] },
   'cron-in-words.yaml': { problems: 1, expect: ['strategies[0].schedule.cron: invalid cron expression "every 5 min": expected 5 or 6 fields'] },
   'bad-durations.yaml': {

@@ -1,12 +1,14 @@
 import type { Command } from 'commander';
 import { ConfigError, loadConfig } from '../../config/index.js';
+import { configJsonSchema } from '../../config/jsonSchema.js';
 import { KeeperError } from '../../lib/errors.js';
 import { builtinStrategies } from '../../../strategies/index.js';
 import type { CliContext } from '../context.js';
 
 /**
  * Registers `config check <file>`: validates a config file (with the environment and .env, as `run` would read
- * them) against the schema and the built-in strategies, without starting anything.
+ * them) against the schema and the built-in strategies, without starting anything; and `config schema`: prints the
+ * config's JSON Schema, every built-in strategy's params included (config/schema.json is this output, for editors).
  */
 export function registerConfigCommands(program: Command, ctx: CliContext): void {
   const group = program.command('config').description('work with configuration files');
@@ -26,5 +28,12 @@ export function registerConfigCommands(program: Command, ctx: CliContext): void 
         ctx.io.err(`${err.message}\n`);
         throw new KeeperError(err.code, err.action, `${file}: ${err.issues.length} problem${err.issues.length === 1 ? '' : 's'} (listed above)`);
       }
+    });
+
+  group
+    .command('schema')
+    .description('print the JSON Schema of config files, with every built-in strategy\'s params (config/schema.json is this output)')
+    .action(() => {
+      ctx.io.out(`${JSON.stringify(configJsonSchema(builtinStrategies), null, 2)}\n`);
     });
 }

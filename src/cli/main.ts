@@ -9,6 +9,7 @@ import { invokesSim, registerSimCommand } from './commands/sim.js';
 import { registerStatusCommand } from './commands/status.js';
 import { registerIntentsCommand } from './commands/intents.js';
 import { registerKillSwitchCommand } from './commands/killSwitch.js';
+import { registerSendCommand } from './commands/send.js';
 import {
   registerLookupCommands,
   registerOrderCommands,
@@ -33,6 +34,7 @@ registerSimCommand(program, ctx);
 registerStatusCommand(program, ctx);
 registerIntentsCommand(program, ctx);
 registerKillSwitchCommand(program, ctx);
+registerSendCommand(program, ctx);
 
 // `sim` has a --tier and --api-key of its own (the simulated gateway's): options after `sim` are its, not the client's.
 if (invokesSim(process.argv.slice(2))) program.enablePositionalOptions();

@@ -107,7 +107,7 @@ async function wireKeeper(o: KeeperOptions, opened: Closer[]): Promise<RunningKe
   const intents = new IntentStore(redis, prefix, { durability: { mode: health.durability, replicas: health.replicas } });
   opened.push(() => intents.close());
   await intents.indexActiveInstances();
-  const snapshots = new SnapshotStore(redis, prefix);
+  const snapshots = new SnapshotStore(redis, prefix, { priceHistory: { keepMs: config.feeds.priceHistory, resolutionMs: config.feeds.priceHistoryResolution } });
   const states = new StrategyStateStore(redis, prefix);
   const risk = new RiskStore(redis, prefix);
   const pnl = new PnlStore(redis, prefix);

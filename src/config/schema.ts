@@ -57,6 +57,9 @@ const timeZone = z.string().refine(
   { message: 'unknown time zone; use an IANA name such as "UTC" or "Europe/Paris"' },
 );
 
+/** Most price history samples kept per mint (every evaluation of a mint's watchers shares them; a restart reads them all once). */
+export const MAX_HISTORY_SAMPLES = 50_000;
+
 /** When a strategy runs: every fixed interval (ms), or on a cron expression (node-cron syntax, 5 or 6 fields). */
 export type Schedule = { every: number } | { cron: string; tz?: string | undefined };
 
@@ -251,7 +254,16 @@ export const configSchema = z.strictObject({
     maxPriceAge: duration(1_000, 3_600_000).default(60_000),
     /** Oldest wallet snapshot a decision may use. */
     maxWalletAge: duration(1_000, 3_600_000).default(30_000),
-  }).default({ prices: 10_000, wallet: 15_000, prediction: 30_000, maxPriceAge: 60_000, maxWalletAge: 30_000 }),
+    /** How long the price history strategies read (ctx.priceHistory) is kept, in Redis, shared by every instance. */
+    priceHistory: duration(60_000, 30 * 86_400_000).default(86_400_000),
+    /** At most one price history sample per this period (and per price feed run: a faster resolution samples every run). */
+    priceHistoryResolution: duration(1_000, 3_600_000).default(60_000),
+  })
+    .refine((f) => f.priceHistory / f.priceHistoryResolution <= MAX_HISTORY_SAMPLES, {
+      message: `feeds.priceHistory over feeds.priceHistoryResolution is more than ${MAX_HISTORY_SAMPLES.toLocaleString('en-US')} samples per mint; keep less or sample less often`,
+      path: ['priceHistory'],
+    })
+    .default({ prices: 10_000, wallet: 15_000, prediction: 30_000, maxPriceAge: 60_000, maxWalletAge: 30_000, priceHistory: 86_400_000, priceHistoryResolution: 60_000 }),
   keeper: keeperSchema.default(keeperSchema.parse({})),
   logging: z.strictObject({ level: z.enum(['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent']).default('info') }).default({ level: 'info' }),
   strategies: z.array(strategyInstanceSchema).min(1, 'at least one strategy instance is required'),

@@ -1,5 +1,5 @@
 import { WSOL_MINT } from '../lib/mints.js';
-import { deepFreeze, type MarketView, type PendingIntentState, type PendingIntentView, type StrategyContext, type StrategyLogger } from '../sdk/context.js';
+import { deepFreeze, type MarketView, type PendingIntentState, type PricePoint, type PendingIntentView, type StrategyContext, type StrategyLogger } from '../sdk/context.js';
 import type { MarketData, PendingIntentData, PredictionData, WalletData } from './ports.js';
 import type { IntentState } from './states.js';
 
@@ -9,6 +9,7 @@ export interface SharedContext {
   readonly walletAt: number;
   readonly price: StrategyContext['price'];
   readonly token: StrategyContext['token'];
+  readonly priceHistory: StrategyContext['priceHistory'];
   readonly wallet: StrategyContext['wallet'];
   readonly events: StrategyContext['events'];
   readonly market: StrategyContext['market'];
@@ -16,8 +17,14 @@ export interface SharedContext {
   readonly positions: StrategyContext['positions'];
 }
 
-/** The snapshots' part of every decide() context of one evaluation (deep-frozen: the snapshots with it). */
-export function sharedContext(input: { now: number; market: MarketData; prediction: PredictionData | undefined; wallet: WalletData }): SharedContext {
+const NO_HISTORY: readonly PricePoint[] = Object.freeze([]);
+
+/**
+ * The snapshots' part of every decide() context of one evaluation (deep-frozen: the snapshots with it). `history`
+ * holds the price history of the mints the evaluation's instances watch, read once for all of them (its series are
+ * frozen already and shared as they are).
+ */
+export function sharedContext(input: { now: number; market: MarketData; prediction: PredictionData | undefined; wallet: WalletData; history?: ReadonlyMap<string, readonly PricePoint[]> | undefined }): SharedContext {
   const { market, wallet } = input;
   const events = input.prediction?.events ?? [];
   const markets = new Map<string, MarketView>();
@@ -28,6 +35,7 @@ export function sharedContext(input: { now: number; market: MarketData; predicti
     walletAt: wallet.at,
     price: (mint: string) => market.prices[mint],
     token: (mint: string) => market.tokens[mint],
+    priceHistory: (mint: string) => input.history?.get(mint) ?? NO_HISTORY,
     wallet: {
       address: wallet.address,
       lamports: wallet.lamports,
@@ -65,6 +73,7 @@ export function buildContext<P, S extends Record<string, unknown>>(
     now: shared.now,
     price: shared.price,
     token: shared.token,
+    priceHistory: shared.priceHistory,
     wallet: shared.wallet,
     events: shared.events,
     market: shared.market,

@@ -6,6 +6,7 @@ import { buildContext, sharedContext } from './context.js';
 import { intentId, type DecisionWindow } from './ids.js';
 import type { DecisionSummary, Enqueue, EnqueueMany, IntentLedger, NewIntentRecord, PendingIntentData, RiskCounters, ShardCommit, SnapshotSource, StrategyStatePort } from './ports.js';
 import { judgeAll, readRiskState, type RiskLimits } from './risk.js';
+import { watchedMints } from './watchedMints.js';
 import { encodeJson } from '../lib/json.js';
 
 /** A strategy threw, returned something that is not a list of valid intents, or too many of them. */
@@ -98,13 +99,15 @@ export async function evaluateShard(shard: Shard, window: DecisionWindow, now: n
     return out;
   };
   for (let attempt = 1; attempt <= MAX_COMMIT_TRIES; attempt += 1) {
-    const [market, prediction, wallet, loaded, pending] = await Promise.all([
+    const [market, prediction, wallet, loaded, pending, history] = await Promise.all([
       deps.snapshots.market(),
       deps.snapshots.prediction(),
       deps.snapshots.wallet(),
       deps.states.loadShard(shard.key, ids),
       // Landings older than the oldest usable wallet snapshot are in every snapshot a decision may use.
       deps.ledger.pendingMany(ids, now - deps.maxWalletAgeMs),
+      // The price history of every mint the shard watches, once for all its instances.
+      deps.snapshots.priceHistory?.(watchedMints(shard.instances), now),
     ]);
     if (loaded.appliedWindow !== null && window.start <= loaded.appliedWindow) return replayed(window, loaded.appliedWindow, ids, pending, deps, log, summary);
     if (!market || !wallet) return skipAll('waiting for the first market and wallet snapshots');
@@ -130,7 +133,7 @@ export async function evaluateShard(shard: Shard, window: DecisionWindow, now: n
     const out = new Map<string, DecisionSummary>();
     const commits: ShardCommit['instances'] = [];
     const decided: Array<{ instance: EvaluatedInstance; intents: Intent[]; nextState: Record<string, unknown> | undefined; state: Record<string, unknown> }> = [];
-    const shared = sharedContext({ now, market, prediction, wallet });
+    const shared = sharedContext({ now, market, prediction, wallet, history });
     for (const instance of shard.instances) {
       const loadedState = loaded.states.get(instance.id)!;
       if (loadedState.appliedWindow !== null && window.start <= loadedState.appliedWindow) {

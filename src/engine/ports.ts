@@ -1,4 +1,4 @@
-import type { EventView, HoldingView, LendPositionView, PredictionPositionView, PriceView, RecurringOrderView, TokenView, TriggerOrderView } from '../sdk/context.js';
+import type { EventView, HoldingView, LendPositionView, PredictionPositionView, PricePoint, PriceView, RecurringOrderView, TokenView, TriggerOrderView } from '../sdk/context.js';
 import type { Intent, IntentKind } from '../sdk/intents.js';
 import type { KillSwitchState } from './killSwitch.js';
 import type { IntentState } from './states.js';
@@ -35,6 +35,11 @@ export interface SnapshotSource {
   market(): Promise<MarketData | undefined>;
   prediction(): Promise<PredictionData | undefined>;
   wallet(): Promise<WalletData | undefined>;
+  /**
+   * The kept price history of each of `mints` (USD, oldest first, within the retention at `now`), all of them in one
+   * round trip. Without it strategies see empty histories.
+   */
+  priceHistory?(mints: readonly string[], now: number): Promise<ReadonlyMap<string, readonly PricePoint[]>>;
 }
 
 /**

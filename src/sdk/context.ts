@@ -19,6 +19,14 @@ export interface ShieldWarningView {
   message: string;
 }
 
+/** One sample of a token's price history: its USD price at a time. */
+export interface PricePoint {
+  /** When the price was sampled (the market snapshot's time), unix ms. */
+  readonly at: number;
+  /** USD per whole token. */
+  readonly usd: number;
+}
+
 /** Facts about a token. */
 export interface TokenView {
   mint: string;
@@ -144,6 +152,14 @@ export interface StrategyContext<P = unknown, S = Record<string, unknown>> {
   price(mint: string): PriceView | undefined;
   /** Facts and shield warnings of a watched mint. */
   token(mint: string): TokenView | undefined;
+  /**
+   * The price history the engine keeps of a watched mint: USD prices sampled from the market feed, at most one per
+   * `feeds.priceHistoryResolution` (default 1 minute), for the last `feeds.priceHistory` (default 24 h), oldest first
+   * and frozen. It is shared by every instance and survives restarts; it has gaps while no keeper ran the feed, is
+   * empty before the first sample, and only the mints the strategy watches are read (others may be empty). Its
+   * newest point may be up to one resolution older than `price(mint)`.
+   */
+  priceHistory(mint: string): readonly PricePoint[];
   readonly wallet: WalletView;
   readonly events: readonly EventView[];
   /** A watched market by id. */

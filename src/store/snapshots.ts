@@ -1,6 +1,8 @@
 import type { Redis } from 'ioredis';
 import { z } from 'zod';
 import { decodeJson, encodeJson } from '../lib/json.js';
+import type { PricePoint } from '../sdk/context.js';
+import { PriceHistoryReader, writeMarketWithHistory, type PriceHistoryOptions } from './priceHistory.js';
 
 /** Market and account snapshots the feeds write and evaluate reads. Parsed on read: Redis is a boundary too. */
 
@@ -63,17 +65,36 @@ type Of<N extends Name> = z.output<(typeof SCHEMAS)[N]>;
 /**
  * Reads and writes snapshots under `<prefix>:snap:<name>`. A snapshot read again unchanged is not parsed again: the
  * last parse of each is kept (with the text it came from), so the shards of one tick parse each snapshot once.
+ * With `priceHistory`, writing the market snapshot also samples its prices into the price history, in the same round
+ * trip (see priceHistory.ts), and `priceHistory()` reads it.
  */
 export class SnapshotStore {
   private readonly parsed = new Map<Name, { text: string; value: unknown }>();
+  private readonly history: PriceHistoryReader | undefined;
 
   constructor(
     private readonly redis: Redis,
     private readonly prefix: string,
-  ) {}
+    private readonly options: { priceHistory?: PriceHistoryOptions | undefined } = {},
+  ) {
+    this.history = options.priceHistory ? new PriceHistoryReader(redis, prefix, options.priceHistory.keepMs) : undefined;
+  }
 
   async write<N extends Name>(name: N, value: Of<N>): Promise<void> {
-    await this.redis.set(`${this.prefix}:snap:${name}`, encodeJson(value));
+    const key = `${this.prefix}:snap:${name}`;
+    const { priceHistory } = this.options;
+    // The name says which snapshot the value is (a generic parameter does not narrow).
+    if (name === 'market' && priceHistory) await writeMarketWithHistory(this.redis, this.prefix, priceHistory, key, encodeJson(value), value as MarketSnapshot);
+    else await this.redis.set(key, encodeJson(value));
+  }
+
+  /**
+   * The kept price history of each mint (USD per whole token, oldest first, within the retention at `now`), in one
+   * round trip for all of them; empty series without `priceHistory`.
+   */
+  async priceHistory(mints: readonly string[], now: number): Promise<Map<string, readonly PricePoint[]>> {
+    if (!this.history) return new Map();
+    return this.history.read(mints, now);
   }
 
   /** The snapshot, or undefined when none was written yet. A corrupt one throws, naming the field. */

@@ -5,6 +5,7 @@ import {
   type Intent,
   type LendPositionView,
   type PendingIntentView,
+  type PricePoint,
   type PriceView,
   type RecurringOrderView,
   type StrategyContext,
@@ -26,6 +27,8 @@ export interface ContextSetup<S> {
   now?: number;
   /** USD price and decimals by mint. */
   prices?: Record<string, { usd: number; decimals: number; change24h?: number | null }>;
+  /** The kept price history by mint (oldest first); empty for a mint not named. */
+  history?: Record<string, PricePoint[]>;
   /** Native SOL, lamports: what `wallet.balance(SOL_MINT)` returns. */
   lamports?: bigint;
   /** Token balances by mint, base units. */
@@ -59,6 +62,7 @@ export function strategyContext<P, S extends Record<string, unknown>>(
     now: setup.now ?? Date.UTC(2026, 0, 1),
     price: (mint) => prices.get(mint),
     token: () => undefined,
+    priceHistory: (mint) => setup.history?.[mint] ?? [],
     wallet: {
       address: 'TestWa11et1111111111111111111111111111111111',
       lamports,

@@ -1,0 +1,31 @@
+import { knownBySymbol } from '../lib/mints.js';
+import type { AnyStrategy } from '../sdk/strategy.js';
+
+/** An instance as far as its watches go. */
+type Watching = { readonly definition: Pick<AnyStrategy, 'watches'>; readonly params: unknown };
+
+const byShard = new WeakMap<readonly Watching[], readonly string[]>();
+
+/**
+ * The mints a shard's instances watch (symbols resolved, as the feeds resolve them), whose price history its
+ * evaluation reads. Worked out once per shard (the runner's shards keep their instance lists), not per evaluation:
+ * a shard of 10,000 instances reads each mint's history once, and asks no instance again.
+ */
+export function watchedMints(instances: readonly Watching[]): readonly string[] {
+  const known = byShard.get(instances);
+  if (known) return known;
+  const mints = new Set<string>();
+  for (const i of instances) {
+    let watched: readonly string[] | undefined;
+    try {
+      watched = i.definition.watches(i.params).mints;
+    } catch {
+      // The config loader already called watches() with these params; one that throws now watches nothing here.
+      continue;
+    }
+    for (const m of watched ?? []) mints.add(knownBySymbol(m)?.mint ?? m);
+  }
+  const out = Object.freeze([...mints].sort());
+  byShard.set(instances, out);
+  return out;
+}

@@ -3,7 +3,7 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['node_modules/**', 'dist/**', 'coverage/**', 'bin/**', '.scratch/**'] },
+  { ignores: ['node_modules/**', 'dist/**', 'coverage/**', 'bin/**', '.scratch/**', 'src/**/*.mjs'] },
   js.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,
   {

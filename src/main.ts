@@ -13,6 +13,7 @@ import { declaredCoSigners } from './execution/venueSigners.js';
 import { createJupiterClient } from './jupiter/client.js';
 import { JUPITER_BASE_URL } from './jupiter/transport.js';
 import { KeeperError } from './lib/errors.js';
+import type { IsolatedDecider } from './engine/evaluate.js';
 import type { Logger } from './lib/logger.js';
 import { publicUrl } from './lib/urls.js';
 import { knownBySymbol, WSOL_MINT } from './lib/mints.js';
@@ -48,6 +49,8 @@ export interface KeeperOptions {
   wallet: HotWallet;
   /** Start from an empty namespace (a fresh in-process simulator and paper wallet: old records are meaningless). */
   freshSession?: boolean;
+  /** The threads of the config's strategies of the user's own, by module path (see src/cli/strategies.ts). */
+  strategyThreads?: ReadonlyMap<string, IsolatedDecider>;
   logger: Logger;
 }
 
@@ -115,7 +118,13 @@ async function wireKeeper(o: KeeperOptions, opened: Closer[]): Promise<RunningKe
   opened.push(() => queues.close());
   const feeds = new Feeds({ jup, rpc, snapshots, logger: logger.child({ component: 'feeds' }) });
   const instances = config.strategies.filter((s) => s.enabled);
-  const watched = watchedSets(instances.map((s) => s.definition.watches(s.params)));
+  const watched = watchedSets(instances.map((s) => s.watches));
+  const isolated = (s: (typeof instances)[number]): IsolatedDecider | undefined => {
+    if (s.source === undefined) return undefined;
+    const thread = o.strategyThreads?.get(s.source);
+    if (!thread) throw new KeeperError('CONFIG_INVALID', 'halt', `strategy ${s.id}: its module ${s.source} was not loaded`);
+    return thread;
+  };
   const coSigners = await declaredCoSigners(config.venue, o.venueUrl);
 
   const executor = new Executor({
@@ -169,7 +178,7 @@ async function wireKeeper(o: KeeperOptions, opened: Closer[]): Promise<RunningKe
   });
 
   const shards = shardRunner(
-    instances.map((s) => ({ id: s.id, definition: s.definition, params: s.params, dailyBudgetUsd: s.dailyBudgetUsd, reactive: s.reactive, cadence: 'every' in s.schedule ? { every: s.schedule.every } : { cron: s.schedule.cron, tz: s.schedule.tz } })),
+    instances.map((s) => ({ id: s.id, definition: s.definition, params: s.params, dailyBudgetUsd: s.dailyBudgetUsd, reactive: s.reactive, isolated: isolated(s), cadence: 'every' in s.schedule ? { every: s.schedule.every } : { cron: s.schedule.cron, tz: s.schedule.tz } })),
     config.execution.shardSize,
     {
       snapshots: snapshotSource(snapshots),

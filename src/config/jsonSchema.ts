@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { StrategyRegistry } from './load.js';
+import { STRATEGY_PATH, type StrategyRegistry } from './load.js';
 import { configSchema } from './schema.js';
 
 /** Where the config files point editors at the schema (`# yaml-language-server: $schema=./schema.json`). */
@@ -26,7 +26,12 @@ export function configJsonSchema(registry: StrategyRegistry): JsonSchema {
   const schema = z.toJSONSchema(configSchema, OPTIONS) as unknown as JsonSchema & { properties: { strategies: { items: JsonSchema & { properties: Record<string, JsonSchema> } } } };
   const names = registry.names();
   const item = schema.properties.strategies.items;
-  item.properties.strategy = { type: 'string', enum: [...names], description: 'a built-in strategy' };
+  item.properties.strategy = {
+    anyOf: [
+      { type: 'string', enum: [...names], description: 'a built-in strategy' },
+      { type: 'string', pattern: STRATEGY_PATH.source, description: 'a strategy of your own: the path of its module (.ts or .js), relative to the config file' },
+    ],
+  };
   item.allOf = names.map((name) => {
     const params = z.toJSONSchema(registry.get(name)!.params, OPTIONS) as unknown as JsonSchema;
     delete params.$schema;

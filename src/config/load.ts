@@ -3,7 +3,8 @@ import jsYaml, { FAILSAFE_SCHEMA, load as loadFast, type Type } from 'js-yaml';
 import { LineCounter, parseDocument } from 'yaml';
 import type { z } from 'zod';
 import { KeeperError } from '../lib/errors.js';
-import type { AnyStrategy } from '../sdk/strategy.js';
+import { dirname, resolve } from 'node:path';
+import type { AnyStrategy, Watches } from '../sdk/strategy.js';
 import { deepFreeze } from '../sdk/context.js';
 import { envSchema, type KeeperEnv } from './env.js';
 import { configSchema, type RawKeeperConfig } from './schema.js';
@@ -46,7 +47,35 @@ export interface ConfiguredStrategy {
   dailyBudgetUsd: number | undefined;
   /** Decides also on every new price snapshot. */
   reactive: boolean;
+  /** What the instance watches (its strategy's watches() of its params). */
+  watches: Watches;
+  /** A strategy of the user's own: the absolute path of its module, which runs in a thread of its own. */
+  source?: string | undefined;
 }
+
+/**
+ * A strategy named by a path (`./strategies/mine.ts`, relative to the config file, or absolute): a module of the
+ * user's own, which decides in a thread of its own (src/engine/isolation). Anything else names a built-in.
+ */
+export const STRATEGY_PATH = /^(\.{1,2}\/|\/).*\.(ts|mts|js|mjs)$/;
+
+/** One instance of a strategy of the user's own, as the config names it, before its module is loaded. */
+export interface UserStrategyEntry {
+  /** Index of the instance in `strategies`. */
+  index: number;
+  /** Absolute path of the module. */
+  file: string;
+  /** The params as written (the module's own schema parses them). */
+  params: unknown;
+}
+
+/**
+ * What loading a user strategy's module found for one instance (src/engine/isolation/load.ts): its definition as
+ * the module describes it, the params its schema parsed and its watches; or the problems (paths under `params`).
+ */
+export type UserStrategyCheck =
+  | { ok: true; definition: AnyStrategy; params: unknown; watches: Watches }
+  | { ok: false; issues: Array<{ path: Array<string | number>; message: string }> };
 
 /** The validated, frozen configuration of a keeper, with the environment it was read with. */
 export interface KeeperConfig extends Omit<RawKeeperConfig, 'strategies'> {
@@ -65,13 +94,16 @@ const PARSE_OPTIONS = {
 
 /** Reads and validates a config file; throws ConfigError listing every problem. */
 export function loadConfig(file: string, registry: StrategyRegistry, env: NodeJS.ProcessEnv = process.env): KeeperConfig {
-  let text: string;
+  return parseConfig(readConfigText(file), file, registry, env);
+}
+
+/** A config file's text; ConfigError when it cannot be read. */
+export function readConfigText(file: string): string {
   try {
-    text = readFileSync(file, 'utf8');
+    return readFileSync(file, 'utf8');
   } catch (err) {
     throw new ConfigError(file, [{ path: '(file)', message: `cannot read it: ${(err as NodeJS.ErrnoException).code ?? String(err)}` }]);
   }
-  return parseConfig(text, file, registry, env);
 }
 
 // js-yaml read as `yaml` reads by default: the YAML 1.2 core schema (no timestamps, no YAML 1.1 booleans), whose
@@ -125,8 +157,30 @@ export function parseYamlThoroughly(text: string, file: string): unknown {
   }
 }
 
-/** Validates config text (YAML). Throws ConfigError with every problem found. */
-export function parseConfig(text: string, file: string, registry: StrategyRegistry, env: NodeJS.ProcessEnv = process.env): KeeperConfig {
+/**
+ * The config's instances of strategies of the user's own (`strategy: ./path.ts`), their paths resolved against the
+ * config file's folder, and the config's data for parseConfig. A file that does not parse is reported by parseConfig.
+ */
+export function userStrategyEntries(text: string, file: string): { entries: UserStrategyEntry[]; isolation: RawKeeperConfig['isolation'] } {
+  let data: unknown;
+  try {
+    data = parseYaml(text, file);
+  } catch {
+    return { entries: [], isolation: configSchema.shape.isolation.parse(undefined) };
+  }
+  const entries = strategyEntries(data).flatMap(({ index, strategy, params }) =>
+    typeof strategy === 'string' && STRATEGY_PATH.test(strategy) && isRecord(params) ? [{ index, file: resolve(dirname(file), strategy), params }] : [],
+  );
+  const isolation = configSchema.shape.isolation.safeParse(isRecord(data) ? data.isolation : undefined);
+  return { entries, isolation: isolation.data ?? configSchema.shape.isolation.parse(undefined) };
+}
+
+/**
+ * Validates config text (YAML). Throws ConfigError with every problem found. Instances of strategies of the user's
+ * own are checked by `userChecks` (by instance index), made by loading their modules; without them (commands that
+ * read only the config's other sections) such instances are taken unchecked and cannot run.
+ */
+export function parseConfig(text: string, file: string, registry: StrategyRegistry, env: NodeJS.ProcessEnv = process.env, userChecks?: ReadonlyMap<number, UserStrategyCheck>): KeeperConfig {
   const data = parseYaml(text, file);
   const secrets: ConfigIssue[] = [];
   findSecrets(data, [], secrets);
@@ -144,14 +198,14 @@ export function parseConfig(text: string, file: string, registry: StrategyRegist
   crossChecks(sections, envResult.success ? envResult.data : undefined, found);
   const entries = strategyEntries(data);
   checkDuplicateIds(entries, found);
-  const checked = checkStrategies(entries, registry, found);
+  const checked = checkStrategies(entries, registry, found, file, userChecks);
 
   const issues = [...secrets, ...withoutSecretPaths(found, secrets)];
   if (issues.length > 0 || !parsed.success || !envResult.success) throw new ConfigError(file, issues);
   const strategies = parsed.data.strategies.map((inst, i): ConfiguredStrategy => {
     const ok = checked.get(i);
     if (!ok) throw new ConfigError(file, [{ path: `strategies[${i}]`, message: 'not checked' }]); // unreachable: every entry that parses is checked
-    return { id: inst.id, strategy: inst.strategy, enabled: inst.enabled, schedule: inst.schedule, params: ok.params, definition: ok.definition, dailyBudgetUsd: inst.dailyBudgetUsd, reactive: inst.reactive ?? ok.definition.reactive === true };
+    return { id: inst.id, strategy: inst.strategy, enabled: inst.enabled, schedule: inst.schedule, params: ok.params, definition: ok.definition, dailyBudgetUsd: inst.dailyBudgetUsd, reactive: inst.reactive ?? ok.definition.reactive === true, watches: ok.watches, source: ok.source };
   });
   const result = { ...parsed.data, file, strategies } as Omit<KeeperConfig, 'env'> & { env?: KeeperEnv };
   // The environment holds the secrets: not enumerable, so logging or serialising the config never includes it.
@@ -213,14 +267,46 @@ function checkDuplicateIds(entries: readonly StrategyEntry[], issues: ConfigIssu
   }
 }
 
+interface CheckedStrategy {
+  definition: AnyStrategy;
+  params: unknown;
+  watches: Watches;
+  source?: string | undefined;
+}
+
+/** Stands for a user strategy whose module was not loaded (see parseConfig): it has a name and cannot decide. */
+function unloaded(path: string): AnyStrategy {
+  return Object.freeze({
+    name: path,
+    version: '0.0.0',
+    params: { safeParse: (v: unknown) => ({ success: true, data: v }) } as unknown as AnyStrategy['params'],
+    watches: () => ({}),
+    decide: () => {
+      throw new Error(`the strategy module ${path} was not loaded`);
+    },
+  });
+}
+
 /** Checks each entry's params against its strategy's own schema; returns the parsed params by entry index. */
-function checkStrategies(entries: readonly StrategyEntry[], registry: StrategyRegistry, issues: ConfigIssue[]): Map<number, { definition: AnyStrategy; params: unknown }> {
-  const out = new Map<number, { definition: AnyStrategy; params: unknown }>();
+function checkStrategies(entries: readonly StrategyEntry[], registry: StrategyRegistry, issues: ConfigIssue[], file: string, userChecks: ReadonlyMap<number, UserStrategyCheck> | undefined): Map<number, CheckedStrategy> {
+  const out = new Map<number, CheckedStrategy>();
   for (const { index: i, strategy, params: raw } of entries) {
     if (typeof strategy !== 'string' || !isRecord(raw)) continue; // the schema reports these
+    if (STRATEGY_PATH.test(strategy)) {
+      const source = resolve(dirname(file), strategy);
+      if (!userChecks) {
+        out.set(i, { definition: unloaded(strategy), params: raw, watches: {}, source });
+        continue;
+      }
+      const check = userChecks.get(i);
+      if (!check) issues.push({ path: `strategies[${i}].strategy`, message: `the strategy module ${strategy} was not loaded` });
+      else if (!check.ok) issues.push(...check.issues.map((iss) => ({ path: formatPath(['strategies', i, ...(iss.path[0] === 'strategy' ? iss.path : ['params', ...iss.path])]), message: iss.message })));
+      else out.set(i, { definition: check.definition, params: check.params, watches: check.watches, source });
+      continue;
+    }
     const definition = registry.get(strategy);
     if (!definition) {
-      issues.push({ path: `strategies[${i}].strategy`, message: `unknown strategy ${JSON.stringify(strategy)}; known: ${registry.names().join(', ')}` });
+      issues.push({ path: `strategies[${i}].strategy`, message: `unknown strategy ${JSON.stringify(strategy)}; known: ${registry.names().join(', ')}; or a module of your own: ./path/to/file.ts` });
       continue;
     }
     const params = definition.params.safeParse(raw, PARSE_OPTIONS);
@@ -228,13 +314,14 @@ function checkStrategies(entries: readonly StrategyEntry[], registry: StrategyRe
       issues.push(...toIssues(params.error, ['strategies', i, 'params']));
       continue;
     }
+    let watches: Watches;
     try {
-      definition.watches(params.data);
+      watches = definition.watches(params.data);
     } catch (err) {
       issues.push({ path: `strategies[${i}].params`, message: `the strategy rejects these params: ${err instanceof Error ? err.message : String(err)}` });
       continue;
     }
-    out.set(i, { definition, params: params.data });
+    out.set(i, { definition, params: params.data, watches });
   }
   return out;
 }

@@ -265,6 +265,17 @@ export const configSchema = z.strictObject({
     })
     .default({ prices: 10_000, wallet: 15_000, prediction: 30_000, maxPriceAge: 60_000, maxWalletAge: 30_000, priceHistory: 86_400_000, priceHistoryResolution: 60_000 }),
   keeper: keeperSchema.default(keeperSchema.parse({})),
+  /** Limits on strategies of the user's own (`strategy: ./path.ts`), which decide in worker threads. */
+  isolation: z.strictObject({
+    /** Longest one decide() call may run; past it the thread is stopped and the instance suspended. */
+    decisionTimeout: duration(10, 60_000).default(1_000),
+    /** Heap of each strategy module's thread, MB; past it the thread is stopped and the instance suspended. */
+    memoryLimitMb: z.number().int().min(16).max(16_384).default(256),
+    /** Longest a strategy module may take to load. */
+    loadTimeout: duration(1_000, 300_000).default(15_000),
+    /** How long an instance whose decision was stopped sits out, the first time (doubled at each repeat, to 1 h). */
+    suspend: duration(1_000, 3_600_000).default(60_000),
+  }).default({ decisionTimeout: 1_000, memoryLimitMb: 256, loadTimeout: 15_000, suspend: 60_000 }),
   logging: z.strictObject({ level: z.enum(['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent']).default('info') }).default({ level: 'info' }),
   strategies: z.array(strategyInstanceSchema).min(1, 'at least one strategy instance is required'),
 });

@@ -8,6 +8,8 @@ import type { DecisionSummary, Enqueue, EnqueueMany, IntentLedger, NewIntentReco
 import { judgeAll, readRiskState, type RiskLimits } from './risk.js';
 import { watchedMints } from './watchedMints.js';
 import { encodeJson } from '../lib/json.js';
+import type { DecideInput } from './isolation/host.js';
+import type { DecideItem, DecideResult } from './isolation/protocol.js';
 
 /** A strategy threw, returned something that is not a list of valid intents, or too many of them. */
 export class StrategyError extends KeeperError {
@@ -23,6 +25,16 @@ export interface EvaluatedInstance {
   params: unknown;
   /** USD the instance may trade per UTC day, if it has a budget of its own. */
   dailyBudgetUsd?: number | undefined;
+  /**
+   * Where a strategy of the user's own decides: its module's thread (src/engine/isolation/host.ts). The instances
+   * of one module in a shard go to it in one batch; what comes back is checked here like a built-in's return.
+   */
+  isolated?: IsolatedDecider | undefined;
+}
+
+/** Makes decisions of a strategy outside the engine's thread (StrategyHost). Never throws. */
+export interface IsolatedDecider {
+  decideMany(input: DecideInput, items: readonly DecideItem[]): Promise<DecideResult[]>;
 }
 
 /** What evaluation needs. */
@@ -99,15 +111,13 @@ export async function evaluateShard(shard: Shard, window: DecisionWindow, now: n
     return out;
   };
   for (let attempt = 1; attempt <= MAX_COMMIT_TRIES; attempt += 1) {
-    const [market, prediction, wallet, loaded, pending, history] = await Promise.all([
+    const [market, prediction, wallet, loaded, pending] = await Promise.all([
       deps.snapshots.market(),
       deps.snapshots.prediction(),
       deps.snapshots.wallet(),
       deps.states.loadShard(shard.key, ids),
       // Landings older than the oldest usable wallet snapshot are in every snapshot a decision may use.
       deps.ledger.pendingMany(ids, now - deps.maxWalletAgeMs),
-      // The price history of every mint the shard watches, once for all its instances.
-      deps.snapshots.priceHistory?.(watchedMints(shard.instances), now),
     ]);
     if (loaded.appliedWindow !== null && window.start <= loaded.appliedWindow) return replayed(window, loaded.appliedWindow, ids, pending, deps, log, summary);
     if (!market || !wallet) return skipAll('waiting for the first market and wallet snapshots');
@@ -133,7 +143,12 @@ export async function evaluateShard(shard: Shard, window: DecisionWindow, now: n
     const out = new Map<string, DecisionSummary>();
     const commits: ShardCommit['instances'] = [];
     const decided: Array<{ instance: EvaluatedInstance; intents: Intent[]; nextState: Record<string, unknown> | undefined; state: Record<string, unknown> }> = [];
+    // The price history of the mints the shard watches, as of the market snapshot: once for all its instances, and
+    // not read again by this process's other shards deciding on the same snapshot.
+    const history = await deps.snapshots.priceHistory?.(watchedMints(shard.instances), now, market.at);
     const shared = sharedContext({ now, market, prediction, wallet, history });
+    // Strategies of the user's own first: each module's instances in one batch to its thread, all modules at once.
+    const remote = await decideIsolated(shard.instances, { now, market, prediction, wallet, history }, loaded.states, pending, window);
     for (const instance of shard.instances) {
       const loadedState = loaded.states.get(instance.id)!;
       if (loadedState.appliedWindow !== null && window.start <= loadedState.appliedWindow) {
@@ -144,9 +159,18 @@ export async function evaluateShard(shard: Shard, window: DecisionWindow, now: n
       const ilog = new InstanceLog(log, instance.id, instance.definition.name);
       if (own.corrupt.length > 0) ilog.logger.error({ corrupt: own.corrupt }, 'pending intents whose records do not parse; the strategy cannot see them');
       try {
-        // The state as read for this evaluation: the context freezes it in place (nothing else writes it).
-        const ctx = buildContext(shared, { instanceId: instance.id, params: instance.params, pending: own.intents, state: loadedState.state, log: ilog });
-        const { intents, nextState } = decideSafely(instance, ctx);
+        let made: { intents: Intent[]; nextState?: Record<string, unknown> };
+        const far = remote.get(instance.id);
+        if (far) {
+          for (const line of far.logs) ilog[line.level](line.message, line.fields);
+          if (!far.ok) throw new StrategyError(instance.id, far.error);
+          made = checkDecision(instance, far.out);
+        } else {
+          // The state as read for this evaluation: the context freezes it in place (nothing else writes it).
+          const ctx = buildContext(shared, { instanceId: instance.id, params: instance.params, pending: own.intents, state: loadedState.state, log: ilog });
+          made = decideSafely(instance, ctx);
+        }
+        const { intents, nextState } = made;
         if (intents.length > deps.maxIntentsPerEvaluation) {
           throw new StrategyError(instance.id, `returned ${intents.length} intents; the limit per evaluation is ${deps.maxIntentsPerEvaluation}`);
         }
@@ -282,6 +306,37 @@ function staleness(now: number, marketAt: number, walletAt: number, deps: Evalua
   return undefined;
 }
 
+/**
+ * The decisions of the shard's instances that decide in threads (strategies of the user's own) and are due in this
+ * window, by instance id: each module's instances in one batch, every module at once.
+ */
+async function decideIsolated(
+  instances: readonly EvaluatedInstance[],
+  input: DecideInput,
+  states: ReadonlyMap<string, { state: Record<string, unknown>; appliedWindow: number | null }>,
+  pending: ReadonlyMap<string, { intents: readonly PendingIntentData[] }>,
+  window: DecisionWindow,
+): Promise<Map<string, DecideResult>> {
+  const batches = new Map<IsolatedDecider, Array<DecideItem>>();
+  for (const instance of instances) {
+    if (!instance.isolated) continue;
+    const loadedState = states.get(instance.id)!;
+    if (loadedState.appliedWindow !== null && window.start <= loadedState.appliedWindow) continue;
+    const items = batches.get(instance.isolated) ?? [];
+    items.push({ id: instance.id, params: instance.params, state: loadedState.state, pending: pending.get(instance.id)?.intents ?? [] });
+    batches.set(instance.isolated, items);
+  }
+  const out = new Map<string, DecideResult>();
+  if (batches.size === 0) return out;
+  await Promise.all(
+    [...batches].map(async ([decider, items]) => {
+      const results = await decider.decideMany(input, items);
+      items.forEach((item, i) => out.set(item.id, results[i] ?? { ok: false, error: 'no decision came back from its thread', logs: [] }));
+    }),
+  );
+  return out;
+}
+
 /** Runs decide() and parses what it returns; throws StrategyError for a throw or bad output. */
 function decideSafely(instance: EvaluatedInstance, ctx: Parameters<AnyStrategy['decide']>[0]): { intents: Intent[]; nextState?: Record<string, unknown> } {
   let out: unknown;
@@ -290,6 +345,11 @@ function decideSafely(instance: EvaluatedInstance, ctx: Parameters<AnyStrategy['
   } catch (err) {
     throw new StrategyError(instance.id, `decide() threw: ${err instanceof Error ? err.message : String(err)}`, err);
   }
+  return checkDecision(instance, out);
+}
+
+/** Parses what a decide() returned: a list of valid intents, or { intents, state }; throws StrategyError otherwise. */
+function checkDecision(instance: EvaluatedInstance, out: unknown): { intents: Intent[]; nextState?: Record<string, unknown> } {
   if (out instanceof Promise) throw new StrategyError(instance.id, 'decide() returned a promise; it must be synchronous and do no I/O');
   const list: unknown = Array.isArray(out) ? out : (out as { intents?: unknown } | null)?.intents;
   if (!Array.isArray(list)) throw new StrategyError(instance.id, 'decide() must return an array of intents or { intents, state }');

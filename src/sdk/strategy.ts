@@ -18,12 +18,20 @@ export interface Decision<S> {
   state?: S;
 }
 
+/**
+ * The SDK's major version. A strategy may say which major it was written for (`sdk: 1`); the loader refuses one
+ * written for another, whose context or intents would not mean what it expects.
+ */
+export const SDK_VERSION = 1;
+
 /** A strategy definition. */
 export interface StrategyDefinition<PSchema extends z.ZodType = z.ZodType, S extends Record<string, unknown> = Record<string, unknown>> {
   /** Unique name used in config files (`strategy: <name>`). */
   name: string;
   /** Semantic version; recorded with every intent. */
   version: string;
+  /** The SDK major version the strategy was written for (SDK_VERSION when omitted). */
+  sdk?: number;
   description?: string;
   /** Schema of the params in the config; they are validated before the bot starts. */
   params: PSchema;
@@ -44,7 +52,12 @@ export function defineStrategy<PSchema extends z.ZodType, S extends Record<strin
   if (!/^[a-z][a-z0-9-]{0,63}$/.test(definition.name)) {
     throw new TypeError(`strategy name must be lowercase letters, digits and dashes, got ${JSON.stringify(definition.name)}`);
   }
-  if (!/^\d+\.\d+\.\d+/.test(definition.version)) throw new TypeError(`strategy ${definition.name}: version must be semver, got ${definition.version}`);
+  if (typeof definition.version !== 'string' || !/^\d+\.\d+\.\d+/.test(definition.version)) throw new TypeError(`strategy ${definition.name}: version must be semver, got ${String(definition.version)}`);
+  if (definition.sdk !== undefined && definition.sdk !== SDK_VERSION) {
+    throw new TypeError(`strategy ${definition.name} was written for SDK ${String(definition.sdk)}; this keeper's SDK is ${SDK_VERSION}`);
+  }
+  if (typeof definition.params?.safeParse !== 'function') throw new TypeError(`strategy ${definition.name}: params must be a zod schema`);
+  if (typeof definition.watches !== 'function' || typeof definition.decide !== 'function') throw new TypeError(`strategy ${definition.name}: watches and decide must be functions`);
   return Object.freeze({ ...definition });
 }
 

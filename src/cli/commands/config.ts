@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
-import { ConfigError, loadConfig } from '../../config/index.js';
+import { ConfigError } from '../../config/index.js';
+import { loadConfigWithStrategies } from '../strategies.js';
 import { configJsonSchema } from '../../config/jsonSchema.js';
 import { KeeperError } from '../../lib/errors.js';
 import { builtinStrategies } from '../../../strategies/index.js';
@@ -17,9 +18,11 @@ export function registerConfigCommands(program: Command, ctx: CliContext): void 
     .command('check')
     .description('validate a config file and list every problem with its path; exit 1 when it is invalid')
     .argument('<file>', 'the YAML config file')
-    .action((file: string) => {
+    .action(async (file: string) => {
       try {
-        const config = loadConfig(file, builtinStrategies, process.env);
+        // Strategies of the user's own are loaded (each in its thread) and their params checked, then stopped.
+        const { config, close } = await loadConfigWithStrategies(file, process.env);
+        await close();
         const n = config.strategies.length;
         ctx.io.out(`ok: ${file} (${n} ${n === 1 ? 'strategy' : 'strategies'}: ${config.strategies.map((s) => s.id).join(', ')})\n`);
       } catch (err) {

@@ -1,7 +1,6 @@
 import { Option, type Command } from 'commander';
-import { loadConfig } from '../../config/index.js';
 import { createLogger } from '../../lib/logger.js';
-import { builtinStrategies } from '../../../strategies/index.js';
+import { loadConfigWithStrategies } from '../strategies.js';
 import { intInRange } from '../args.js';
 import type { CliContext } from '../context.js';
 import type { RunOptions } from './runKeeper.js';
@@ -28,11 +27,15 @@ export function registerRunCommand(program: Command, _ctx: CliContext): void {
     .action(async (opts: RunOptions) => {
       // --wallet counts as the configured wallet, exactly like JUPKEEPER_KEYPAIR_PATH.
       const env = opts.wallet ? { ...process.env, JUPKEEPER_KEYPAIR_PATH: opts.wallet } : process.env;
-      const config = loadConfig(opts.config, builtinStrategies, env);
-      const logger = createLogger({ level: process.env.LOG_LEVEL ?? config.logging.level });
-      // Loaded on demand: the daemon's modules (BullMQ, web3.js, the simulator) cost a second of start-up that
-      // look-up commands should not pay.
-      const { runKeeper } = await import('./runKeeper.js');
-      await runKeeper(config, opts, logger);
+      const { config, threads, close } = await loadConfigWithStrategies(opts.config, env);
+      try {
+        const logger = createLogger({ level: process.env.LOG_LEVEL ?? config.logging.level });
+        // Loaded on demand: the daemon's modules (BullMQ, web3.js, the simulator) cost a second of start-up that
+        // look-up commands should not pay.
+        const { runKeeper } = await import('./runKeeper.js');
+        await runKeeper(config, opts, logger, threads);
+      } finally {
+        await close();
+      }
     });
 }

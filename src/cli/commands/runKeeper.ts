@@ -1,5 +1,6 @@
 import { dirname, isAbsolute, resolve } from 'node:path';
 import type { KeeperConfig } from '../../config/index.js';
+import type { IsolatedDecider } from '../../engine/evaluate.js';
 import { KeeperError } from '../../lib/errors.js';
 import { silentLogger, type Logger } from '../../lib/logger.js';
 import { knownBySymbol } from '../../lib/mints.js';
@@ -21,7 +22,7 @@ export interface RunOptions {
 }
 
 /** Runs the keeper daemon until SIGINT/SIGTERM or --duration; see `registerRunCommand`. */
-export async function runKeeper(config: KeeperConfig, opts: RunOptions, logger: Logger): Promise<void> {
+export async function runKeeper(config: KeeperConfig, opts: RunOptions, logger: Logger, strategyThreads?: ReadonlyMap<string, IsolatedDecider>): Promise<void> {
   const cleanups: Array<() => Promise<void>> = [];
   const cleanup = async (): Promise<void> => {
     while (cleanups.length > 0) await cleanups.pop()!().catch((err: unknown) => logger.error({ err }, 'shutdown step failed'));
@@ -49,7 +50,7 @@ export async function runKeeper(config: KeeperConfig, opts: RunOptions, logger: 
     const urls = venueUrls(config, venueUrl);
     const wallet = await loadWallet(config, opts, urls.venueUrl, logger);
     const freshSession = sim !== undefined && config.wallet.paper && !opts.wallet;
-    const keeper = await startKeeper({ config, role: opts.role, redisUrl, prefix: opts.prefix ?? config.redis.prefix, venueUrl: urls.venueUrl, rpcUrl: urls.rpcUrl, wallet, logger, freshSession });
+    const keeper = await startKeeper({ config, role: opts.role, redisUrl, prefix: opts.prefix ?? config.redis.prefix, venueUrl: urls.venueUrl, rpcUrl: urls.rpcUrl, wallet, logger, freshSession, strategyThreads });
     cleanups.push(() => keeper.close());
     await stopRequested;
   } finally {

@@ -121,7 +121,7 @@ describe('when the keeper cannot start', () => {
       const s = await redis(['--appendonly', 'yes', '--appendfsync', 'always', '--databases', '100']);
       const url = `${s.url}/99`;
       // A credentialed RPC URL as providers hand them out (the simulator ignores the path's and query's key).
-      keeper = spawnKeeper(['run', '--config', liveConfig, '--redis-url', url], { SOLANA_RPC_URL: `${sim.url}/rpc?api-key=RPC-SECRET-789` });
+      keeper = spawnKeeper(['run', '--config', liveConfig, '--redis-url', url, '--yes'], { SOLANA_RPC_URL: `${sim.url}/rpc?api-key=RPC-SECRET-789` });
       await keeper.waitForLog((l) => l.msg === 'keeper started', 30_000);
       const db99 = s.client({ db: 99 });
       const db0 = s.client({ db: 0 });
@@ -135,8 +135,22 @@ describe('when the keeper cannot start', () => {
       const status = await cliJson<{ venue: { kind: string; rpcUrl: string } }>(['status', '--redis-url', url, '--prefix', 'e2e-startup', '--json']);
       expect(status.venue).toMatchObject({ kind: 'live', rpcUrl: new URL(sim.url).origin });
       for (const text of [JSON.stringify(await db99.hgetall('e2e-startup:meta')), keeper.stderr.join('')]) expect(text).not.toContain('RPC-SECRET-789');
+      // It said what it was about to do: live, the wallet, the strategies and the limits.
+      const said = keeper.stderr.join('');
+      expect(said).toMatch(/LIVE TRADING: real transactions, real money/);
+      expect(said).toMatch(/limits +\$[\d,]+ per intent, \$[\d,]+ per day, slippage ≤ \d+ bps/);
       expect(await stopKeeper(keeper)).toBe(0);
       keeper = undefined;
+    }, 60_000);
+
+    it('refuses a live start it cannot ask to confirm (no terminal, no --yes), after showing the limits, with nothing started', async () => {
+      const s = await redis(['--appendonly', 'yes', '--appendfsync', 'always']);
+      const r = await runUntilExit(['--config', liveConfig, '--redis-url', s.url], { SOLANA_RPC_URL: `${sim.url}/rpc?api-key=RPC-SECRET-789` });
+      expect(r.code).toBe(1);
+      expect(r.stderr).toMatch(/LIVE TRADING: real transactions, real money/);
+      expect(r.stderr).toMatch(/error: a live start must be confirmed: run it in a terminal and answer yes, or pass --yes .*\(LIVE_NOT_CONFIRMED\)/);
+      expect(r.stderr).not.toContain('RPC-SECRET-789');
+      expect(await s.client().keys('e2e-startup:*'), 'no queue, record or snapshot was written').toEqual([]);
     }, 60_000);
   });
 

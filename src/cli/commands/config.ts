@@ -1,3 +1,4 @@
+import { dirname, resolve } from 'node:path';
 import type { Command } from 'commander';
 import { ConfigError } from '../../config/index.js';
 import { loadConfigWithStrategies } from '../strategies.js';
@@ -5,6 +6,26 @@ import { configJsonSchema } from '../../config/jsonSchema.js';
 import { KeeperError } from '../../lib/errors.js';
 import { builtinStrategies } from '../../../strategies/index.js';
 import type { CliContext } from '../context.js';
+import type { KeeperConfig } from '../../config/index.js';
+
+/**
+ * The wallet the config names, loaded as `run` would load it (the keypair file, else JUPKEEPER_SECRET_KEY): a missing
+ * or unreadable file, or one that is not a keypair, is a config problem. Nothing of the key is printed.
+ */
+async function checkKeypair(config: KeeperConfig): Promise<void> {
+  const { env, wallet, file } = config;
+  const fromEnv = env.JUPKEEPER_KEYPAIR_PATH;
+  const path = fromEnv ?? (wallet.keypairPath === undefined ? undefined : resolve(dirname(file), wallet.keypairPath));
+  if (path === undefined && env.JUPKEEPER_SECRET_KEY === undefined) return; // a paper wallet, or none (reported by the loader)
+  const { HotWallet } = await import('../../solana/wallet.js');
+  try {
+    if (path !== undefined) HotWallet.fromFile(path);
+    else HotWallet.fromSecret(env.JUPKEEPER_SECRET_KEY!);
+  } catch (err) {
+    const where = path === undefined ? '(env).JUPKEEPER_SECRET_KEY' : fromEnv !== undefined ? '(env).JUPKEEPER_KEYPAIR_PATH' : 'wallet.keypairPath';
+    throw new ConfigError(file, [{ path: where, message: err instanceof Error ? err.message : 'not a keypair' }]);
+  }
+}
 
 /**
  * Registers `config check <file>`: validates a config file (with the environment and .env, as `run` would read
@@ -23,6 +44,7 @@ export function registerConfigCommands(program: Command, ctx: CliContext): void 
         // Strategies of the user's own are loaded (each in its thread) and their params checked, then stopped.
         const { config, close } = await loadConfigWithStrategies(file, process.env);
         await close();
+        await checkKeypair(config);
         const n = config.strategies.length;
         ctx.io.out(`ok: ${file} (${n} ${n === 1 ? 'strategy' : 'strategies'}: ${config.strategies.map((s) => s.id).join(', ')})\n`);
       } catch (err) {

@@ -24,6 +24,7 @@ export function registerRunCommand(program: Command, _ctx: CliContext): void {
     .addOption(new Option('--role <role>', 'which parts to run').choices(['all', 'scheduler', 'worker']).default('all'))
     .option('--prefix <prefix>', 'Redis key prefix of this deployment (default: the config, then "jk")')
     .option('--redis-url <url>', 'Redis URL (default: the config, REDIS_URL, then redis://127.0.0.1:6379)')
+    .option('--yes', 'start a live keeper without asking for confirmation (it still prints the limits)')
     .action(async (opts: RunOptions) => {
       // --wallet counts as the configured wallet, exactly like JUPKEEPER_KEYPAIR_PATH.
       const env = opts.wallet ? { ...process.env, JUPKEEPER_KEYPAIR_PATH: opts.wallet } : process.env;

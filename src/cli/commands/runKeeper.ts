@@ -19,6 +19,8 @@ export interface RunOptions {
   role: 'all' | 'scheduler' | 'worker';
   prefix?: string;
   redisUrl?: string;
+  /** Start a live keeper without asking (it still prints what it will do). */
+  yes?: boolean;
 }
 
 /** Runs the keeper daemon until SIGINT/SIGTERM or --duration; see `registerRunCommand`. */
@@ -49,6 +51,10 @@ export async function runKeeper(config: KeeperConfig, opts: RunOptions, logger: 
     }
     const urls = venueUrls(config, venueUrl);
     const wallet = await loadWallet(config, opts, urls.venueUrl, logger);
+    if (config.venue.kind === 'live') {
+      const { confirmLiveStart } = await import('../liveConfirm.js');
+      await confirmLiveStart(config, { wallet: wallet.address, venueUrl: urls.venueUrl, rpcUrl: urls.rpcUrl, yes: opts.yes === true }, { input: process.stdin, output: process.stderr });
+    }
     const freshSession = sim !== undefined && config.wallet.paper && !opts.wallet;
     const keeper = await startKeeper({ config, role: opts.role, redisUrl, prefix: opts.prefix ?? config.redis.prefix, venueUrl: urls.venueUrl, rpcUrl: urls.rpcUrl, wallet, logger, freshSession, strategyThreads });
     cleanups.push(() => keeper.close());

@@ -36,10 +36,11 @@ export interface SnapshotSource {
   prediction(): Promise<PredictionData | undefined>;
   wallet(): Promise<WalletData | undefined>;
   /**
-   * The kept price history of each of `mints` (USD, oldest first, within the retention at `now`), all of them in one
-   * round trip. Without it strategies see empty histories.
+   * The kept price history of each of `mints` (USD, oldest first, within the retention at `now`), with every sample
+   * up to the market snapshot of time `asOf` (the one the caller decides on, read before): all of them in one round
+   * trip, or none when this process read them since that snapshot. Without it strategies see empty histories.
    */
-  priceHistory?(mints: readonly string[], now: number): Promise<ReadonlyMap<string, readonly PricePoint[]>>;
+  priceHistory?(mints: readonly string[], now: number, asOf: number): Promise<ReadonlyMap<string, readonly PricePoint[]>>;
 }
 
 /**

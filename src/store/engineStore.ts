@@ -22,7 +22,7 @@ export function snapshotSource(snapshots: SnapshotStore): SnapshotSource {
     market: async (): Promise<MarketData | undefined> => snapshots.read('market'),
     prediction: async (): Promise<PredictionData | undefined> => snapshots.read('prediction'),
     wallet: async (): Promise<WalletData | undefined> => snapshots.read('wallet'),
-    priceHistory: (mints, now) => snapshots.priceHistory(mints, now),
+    priceHistory: (mints, now, asOf) => snapshots.priceHistory(mints, now, asOf),
   };
 }
 

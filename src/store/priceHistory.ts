@@ -79,18 +79,24 @@ function parseMember(member: string): PricePoint | undefined {
   return Object.freeze({ at, usd });
 }
 
-/** One mint's history as last read: its points (frozen, oldest first) and the member of its newest one. */
+/**
+ * One mint's history as last read: its points (frozen, oldest first), the member of its newest one, and the time of
+ * the newest market snapshot it is known to include (a read issued after that snapshot was seen).
+ */
 interface Cached {
   points: readonly PricePoint[];
   lastMember: string | undefined;
+  syncedAt: number;
 }
 
 /**
  * Reads histories for evaluations. Each process keeps the series it read, so a read asks Redis only for what came
  * after its newest point (a few members, in one pipeline for all the mints asked), and hands out the same frozen
  * array until a sample comes or one leaves the retention: a shard's evaluation reads each of its mints once, and
- * its instances share the arrays. A series whose newest point is gone from Redis (a flush, a gap longer than the
- * retention) is read again whole.
+ * its instances share the arrays. Samples are written with the market snapshot, in one script: a series read after
+ * the snapshot of time T was seen holds every sample up to T, so the shards deciding on that snapshot after the first
+ * one read nothing. A series whose newest point is gone from Redis (a flush, a gap longer than the retention) is
+ * read again whole.
  */
 export class PriceHistoryReader {
   private readonly cache = new Map<string, Cached>();
@@ -101,12 +107,21 @@ export class PriceHistoryReader {
     private readonly keepMs: number,
   ) {}
 
-  /** The histories of `mints` within the retention at `now` (oldest first; empty when there is none). */
-  async read(mints: readonly string[], now: number): Promise<Map<string, readonly PricePoint[]>> {
+  /**
+   * The histories of `mints` within the retention at `now` (oldest first; empty when there is none), including at
+   * least every sample of the market snapshots up to `asOf` (the snapshot the caller decides on, already read): a
+   * series read since that snapshot was seen is not read again.
+   */
+  async read(mints: readonly string[], now: number, asOf = Infinity): Promise<Map<string, readonly PricePoint[]>> {
     const since = now - this.keepMs;
     const unique = [...new Set(mints)];
     if (unique.length === 0) return new Map();
     const before = unique.map((mint) => this.cache.get(mint));
+    if (before.every((c) => c !== undefined && c.syncedAt >= asOf)) {
+      return new Map(unique.map((mint, i) => [mint, this.keep(mint, fromMembers([], since, before[i]), asOf)] as const));
+    }
+    // Only a snapshot already seen may be vouched for: the caller read it before asking (see above).
+    const synced = Number.isFinite(asOf) ? asOf : -Infinity;
     const pipe = this.redis.pipeline();
     unique.forEach((mint, i) => pipe.zrange(priceHistoryKey(this.prefix, mint), newestAt(before[i], since) ?? since, '+inf', 'BYSCORE'));
     const replies = await execAll(pipe);
@@ -115,24 +130,29 @@ export class PriceHistoryReader {
     unique.forEach((mint, i) => {
       const c = before[i];
       const members = replies[i]!;
-      if (newestAt(c, since) === undefined) out.set(mint, this.keep(mint, fromMembers(members, since, undefined)));
+      if (newestAt(c, since) === undefined) out.set(mint, this.keep(mint, fromMembers(members, since, undefined), synced));
       // The newest point read before is the first member from its time on, unless Redis lost it.
       else if (members[0] !== c!.lastMember) whole.push(mint);
-      else out.set(mint, this.keep(mint, fromMembers(members.slice(1), since, c)));
+      else out.set(mint, this.keep(mint, fromMembers(members.slice(1), since, c), synced));
     });
     if (whole.length > 0) {
       const again = this.redis.pipeline();
       for (const mint of whole) again.zrange(priceHistoryKey(this.prefix, mint), since, '+inf', 'BYSCORE');
       const rereads = await execAll(again);
-      whole.forEach((mint, i) => out.set(mint, this.keep(mint, fromMembers(rereads[i]!, since, undefined), true)));
+      whole.forEach((mint, i) => out.set(mint, this.keep(mint, fromMembers(rereads[i]!, since, undefined), synced, true)));
     }
     return out;
   }
 
-  /** Caches a mint's series unless a concurrent read already cached a newer one; returns its points. */
-  private keep(mint: string, series: Cached, replace = false): readonly PricePoint[] {
+  /**
+   * Caches a mint's series, known to include the snapshots up to `syncedAt`, unless a concurrent read already cached
+   * a newer one (which includes them too: it saw a later sample); returns its points.
+   */
+  private keep(mint: string, series: Omit<Cached, 'syncedAt'>, syncedAt: number, replace = false): readonly PricePoint[] {
     const current = this.cache.get(mint);
-    if (replace || !current || lastAt(series.points) >= lastAt(current.points)) this.cache.set(mint, series);
+    const synced = Math.max(syncedAt, replace ? -Infinity : (current?.syncedAt ?? -Infinity));
+    if (replace || !current || lastAt(series.points) >= lastAt(current.points)) this.cache.set(mint, { points: series.points, lastMember: series.lastMember, syncedAt: synced });
+    else if (current.syncedAt < synced) this.cache.set(mint, { ...current, syncedAt: synced });
     return series.points;
   }
 }
@@ -150,7 +170,7 @@ function newestAt(c: Cached | undefined, since: number): number | undefined {
  * `base`'s points (frozen, oldest first) with those of `members` appended and those before `since` dropped; `base`
  * itself when nothing changed.
  */
-function fromMembers(members: readonly string[], since: number, base: Cached | undefined): Cached {
+function fromMembers(members: readonly string[], since: number, base: Cached | undefined): Omit<Cached, 'syncedAt'> {
   const points = base?.points ?? NO_POINTS;
   let first = 0;
   while (first < points.length && points[first]!.at < since) first += 1;

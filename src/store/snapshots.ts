@@ -90,11 +90,12 @@ export class SnapshotStore {
 
   /**
    * The kept price history of each mint (USD per whole token, oldest first, within the retention at `now`), in one
-   * round trip for all of them; empty series without `priceHistory`.
+   * round trip for all of them, or none when this store read them since the market snapshot of time `asOf` was
+   * seen; empty series without `priceHistory`.
    */
-  async priceHistory(mints: readonly string[], now: number): Promise<Map<string, readonly PricePoint[]>> {
+  async priceHistory(mints: readonly string[], now: number, asOf?: number): Promise<Map<string, readonly PricePoint[]>> {
     if (!this.history) return new Map();
-    return this.history.read(mints, now);
+    return this.history.read(mints, now, asOf);
   }
 
   /** The snapshot, or undefined when none was written yet. A corrupt one throws, naming the field. */

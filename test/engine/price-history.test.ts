@@ -95,11 +95,14 @@ describe('the price history the engine keeps', () => {
     expect(await redis.zcard(`${prefix}:hist:${SOL}`)).toBe(11);
   });
 
-  it('a shard of 1,000 instances reads each watched mint once per evaluation, and every instance sees the same frozen history', async () => {
+  it('1,000 instances in two shards read each watched mint once per market snapshot, and all see the same frozen history', async () => {
     const k = keeperStores();
     await feed(k.snapshots, t0, t0 + 9_000, 1_000);
     const instances: EvaluatedInstance[] = Array.from({ length: 1_000 }, (_, i) => ({ id: `probe-${i}`, definition: probe, params: { mint: SOL } }));
-    const shard = { key: 'hist.0of1', instances };
+    const shards = [0, 1].map((n) => ({ key: `hist.${n}of2`, instances: instances.filter((_, i) => i % 2 === n) }));
+    const tick = async (window: number, now: number) => {
+      for (const shard of shards) await evaluateShard(shard, { id: window, start: window }, now, deps(k));
+    };
 
     // Every command Redis runs, as MONITOR reports them: the history reads of this prefix's keys (not the feed
     // script's own commands), up to a marker that says the monitor has caught up.
@@ -117,7 +120,7 @@ describe('the price history the engine keeps', () => {
       markers.clear();
     };
     try {
-      await evaluateShard(shard, { id: 1, start: t0 + 9_000 }, t0 + 9_500, deps(k));
+      await tick(t0 + 9_000, t0 + 9_500);
       await caughtUp();
       expect(reads.sort()).toEqual([SOL, USDC].sort());
       expect(seen).toHaveLength(1_000);
@@ -125,11 +128,12 @@ describe('the price history the engine keeps', () => {
       expect(Object.isFrozen(seen[0]) && Object.isFrozen(seen[0]![0])).toBe(true);
       expect(seen[0]!.map((p) => p.at - t0)).toEqual([0, 1_000, 2_000, 3_000, 4_000, 5_000, 6_000, 7_000, 8_000, 9_000]);
 
-      // The next tick: one more sample; still one read per mint, and only what is new crosses the wire.
+      // The next snapshot: one more sample; again one read per mint for both shards, and only what is new crosses
+      // the wire.
       reads.length = 0;
       seen.length = 0;
       await feed(k.snapshots, t0 + 10_000, t0 + 10_000, 1_000);
-      await evaluateShard(shard, { id: 2, start: t0 + 10_000 }, t0 + 10_200, deps(k));
+      await tick(t0 + 10_000, t0 + 10_200);
       await caughtUp();
       expect(reads.sort()).toEqual([SOL, USDC].sort());
       expect(new Set(seen).size).toBe(1);

@@ -76,17 +76,18 @@ export class ServerError extends HttpStatusError {
 /** The request did not complete within its timeout. */
 export class TimeoutError extends JupiterError {
   readonly timeoutMs: number;
-  constructor(endpoint: string, timeoutMs: number) {
-    super(endpoint, 'JUP_TIMEOUT', 'retry', `no response within ${timeoutMs} ms`, { details: { timeoutMs } });
+  constructor(endpoint: string, timeoutMs: number, origin?: string) {
+    super(endpoint, 'JUP_TIMEOUT', 'retry', `no response${origin ? ` from ${origin}` : ''} within ${timeoutMs} ms`, { details: { timeoutMs } });
     this.timeoutMs = timeoutMs;
   }
 }
 
 /** The connection failed (refused, reset, DNS). */
 export class NetworkError extends JupiterError {
-  constructor(endpoint: string, cause: unknown) {
+  /** `origin`: where the request went, scheme and host only (named in the message: which address could not be reached). */
+  constructor(endpoint: string, cause: unknown, origin?: string) {
     const reason = cause instanceof Error ? (cause.cause instanceof Error ? cause.cause.message : cause.message) : String(cause);
-    super(endpoint, 'JUP_NETWORK', 'retry', `network error: ${reason}`, { cause });
+    super(endpoint, 'JUP_NETWORK', 'retry', `network error${origin ? ` reaching ${origin}` : ''}: ${reason}`, { cause });
   }
 }
 

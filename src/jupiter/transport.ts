@@ -49,6 +49,8 @@ export interface JupiterClientConfig {
    */
   bucketStore?: BucketStore | undefined;
   logger?: Logger | undefined;
+  /** Told of every response (its endpoint, HTTP status and time in ms): the dashboard's request and 429 metrics. Must not throw. */
+  onResponse?: ((r: { endpoint: string; status: number; ms: number }) => void) | undefined;
   fetch?: typeof fetch | undefined;
   clock?: Clock | undefined;
 }
@@ -95,6 +97,7 @@ export class JupiterTransport {
   private readonly logger: Logger;
   private readonly fetchFn: typeof fetch;
   private readonly clock: Clock;
+  private readonly onResponse: JupiterClientConfig['onResponse'];
 
   constructor(config: JupiterClientConfig) {
     let url: URL;
@@ -122,6 +125,7 @@ export class JupiterTransport {
     this.retryPolicy = config.retry ?? DEFAULT_RETRY;
     this.logger = config.logger ?? silentLogger;
     this.fetchFn = config.fetch ?? fetch;
+    this.onResponse = config.onResponse;
   }
 
   /** Sends one request (with retries when allowed) and returns the parsed, schema-checked body. */
@@ -161,10 +165,11 @@ export class JupiterTransport {
       text = await response.text();
     } catch (err) {
       if (spec.signal?.aborted) throw new AbortedError(spec.signal.reason);
-      if (timeout.aborted) throw new TimeoutError(spec.endpoint, this.timeoutMs);
-      throw new NetworkError(spec.endpoint, err);
+      if (timeout.aborted) throw new TimeoutError(spec.endpoint, this.timeoutMs, new URL(url).origin);
+      throw new NetworkError(spec.endpoint, err, new URL(url).origin);
     }
     const ms = Math.round(performance.now() - started);
+    this.onResponse?.({ endpoint: spec.endpoint, status: response.status, ms });
     const now = this.clock();
     const rate = parseRateHeaders(response.headers, now);
     const exhaustedWait = await this.budget.observe(rate, response.status, spec.path);

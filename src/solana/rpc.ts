@@ -1,6 +1,7 @@
 import http from 'node:http';
 import https from 'node:https';
 import { Connection, type AccountInfo, type Commitment, type PublicKey, type SignatureStatus } from '@solana/web3.js';
+import { publicUrl } from '../lib/urls.js';
 
 /** Most accounts one getMultipleAccounts call may ask for. */
 const MAX_ACCOUNTS_PER_CALL = 100;
@@ -127,8 +128,12 @@ export class SolanaRpc {
         res.on('error', reject);
         res.on('end', () => resolve({ status: res.statusCode ?? 0, statusText: res.statusMessage ?? '', text: Buffer.concat(chunks).toString('utf8') }));
       });
-      req.setTimeout(RAW_TIMEOUT_MS, () => req.destroy(new Error(`the RPC node did not answer within ${RAW_TIMEOUT_MS} ms`)));
-      req.on('error', reject);
+      // Errors name the node (scheme and host: a provider's key may be in the path or the query) and keep the cause.
+      req.setTimeout(RAW_TIMEOUT_MS, () => req.destroy(new Error(`the RPC node at ${publicUrl(this.url)} did not answer within ${RAW_TIMEOUT_MS} ms`)));
+      req.on('error', (err: NodeJS.ErrnoException) => {
+        if (err.message.startsWith('the RPC node at ')) reject(err);
+        else reject(Object.assign(new Error(`cannot reach the RPC node at ${publicUrl(this.url)}: ${err.message}`, { cause: err }), { code: err.code }));
+      });
       req.end(body);
     });
   }

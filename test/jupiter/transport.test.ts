@@ -121,6 +121,8 @@ describe('the Jupiter transport', () => {
     server.on('GET', '/slow', { delayMs: 400, body: { amount: '1', requestId: 'z' } });
     const err = await call('/slow', { timeoutMs: 100, retry: { retries: 0, baseDelayMs: 1, maxDelayMs: 1 } }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(TimeoutError);
+    // It names where it waited: which address did not answer.
+    expect((err as Error).message).toBe(`test.thing: no response from ${new URL(server.url).origin} within 100 ms`);
   });
 
   it('stops at once when the caller aborts', async () => {
@@ -134,7 +136,10 @@ describe('the Jupiter transport', () => {
 
   it('reports a refused connection as a NetworkError', async () => {
     const t = testTransport('http://127.0.0.1:1', { retry: { retries: 0, baseDelayMs: 1, maxDelayMs: 1 } });
-    await expect(t.request({ endpoint: 'test.net', method: 'GET', path: '/', schema })).rejects.toBeInstanceOf(NetworkError);
+    const err = await t.request({ endpoint: 'test.net', method: 'GET', path: '/', schema }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(NetworkError);
+    // It names the address it could not reach.
+    expect((err as Error).message).toMatch(/^test\.net: network error reaching http:\/\/127\.0\.0\.1:1: /);
   });
 
   it('sends x-api-key only when a key is configured', async () => {

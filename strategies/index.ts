@@ -11,6 +11,7 @@ import { rebalance } from './rebalance/index.js';
 import { predictionEdge } from './prediction-edge/index.js';
 import { predictionExit } from './prediction-exit/index.js';
 import { predictionArb } from './prediction-arb/index.js';
+import { trend } from './trend/index.js';
 
 export { dcaSwap, dcaSwapParams, DCA_SOL_RESERVE_LAMPORTS, type DcaSwapParams, type DcaSwapState } from './dca-swap/index.js';
 export { dca, dcaParams, RECURRING_MIN_ORDER_USD, RECURRING_MIN_BUY_USD, type DcaParams, type DcaState } from './dca/index.js';
@@ -21,6 +22,7 @@ export { rebalance, rebalanceParams, MULTI_REBALANCE_SOL_RESERVE_LAMPORTS, type 
 export { predictionEdge, predictionEdgeParams, type PredictionEdgeParams, type PredictionEdgeState } from './prediction-edge/index.js';
 export { predictionExit, predictionExitParams, type PredictionExitParams, type PredictionExitState } from './prediction-exit/index.js';
 export { predictionArb, predictionArbParams, type PredictionArbParams, type PredictionArbState } from './prediction-arb/index.js';
+export { trend, trendParams, TREND_SOL_RESERVE_LAMPORTS, type TrendParams, type TrendState } from './trend/index.js';
 export {
   thresholdRebalance,
   thresholdRebalanceParams,
@@ -48,4 +50,4 @@ export function createRegistry(list: readonly DefinedStrategy[]): StrategyRegist
 }
 
 /** The built-in strategies: dca-swap and threshold-rebalance. */
-export const builtinStrategies: StrategyRegistry = createRegistry([dcaSwap, thresholdRebalance, dca, idleYield, predictionEdge, predictionExit, predictionArb, limitLadder, takeProfitStopLoss, rebalance]);
+export const builtinStrategies: StrategyRegistry = createRegistry([dcaSwap, thresholdRebalance, dca, idleYield, predictionEdge, predictionExit, predictionArb, limitLadder, takeProfitStopLoss, rebalance, trend]);

@@ -268,5 +268,5 @@ function orderQuote(order: BuiltPredictionOrder): Record<string, unknown> {
 
 /** The lend vault authority, from @jup-ag/lend loaded on the first lend build (not at start-up). */
 async function lendVault(): Promise<string> {
-  return (await import('../jupiter/lend/shared.js')).lendVaultAuthority();
+  return (await import('../jupiter/lend/vaultAuthority.js')).lendVaultAuthority();
 }

@@ -3,9 +3,8 @@ import { KeeperError } from '../lib/errors.js';
 import { computeWalletChanges, findAuthorityChanges, readTokenAccount, type AccountSnapshot, type AccountStates } from './guardChanges.js';
 import { decodeMessage, highestLookupIndex, lookupTableFrom, type DecodedMessage, type LookupProblem } from './guardDecode.js';
 import { checkFlows, type TracedEvent } from './guardFlows.js';
-import { flowEventsOf, fromUiInstruction, type GuardInstruction } from './guardInstructions.js';
+import type { FlowEvent, GuardInstruction } from './guardInstructions.js';
 import { checkBalances, checkStatic, checkSwapInflow, describeAccountChange, swapSpend } from './guardRules.js';
-import { dangerousExtensions } from './guardToken2022.js';
 import type { GuardPolicy, GuardReport, GuardViolation, ProductCheck } from './guardTypes.js';
 import { PROGRAM_IDS, TIP_ACCOUNTS } from './programs.js';
 import { contextual, rawAccount, resultOf, RpcCallError, type RawAccount as RpcAccount, type RpcCall, type RpcReply, type SolanaRpc } from './rpc.js';
@@ -59,6 +58,31 @@ export function rentExemptLamports(space: bigint): bigint {
   return (128n + space) * 3_480n * 2n;
 }
 
+/** What decodes token instructions (guardInstructions.ts) and Token-2022 mints (guardToken2022.ts). */
+interface Decoders {
+  flowEventsOf: (ix: GuardInstruction) => FlowEvent[];
+  fromUiInstruction: (ix: unknown) => GuardInstruction;
+  dangerousExtensions: (mint: string, account: AccountSnapshot | null | undefined) => string[];
+}
+
+let decoders: Promise<Decoders> | undefined;
+
+/**
+ * The decoders, loaded by the first check rather than with this module: they use @solana/spl-token, which with its
+ * @solana/codecs is about 150 ES modules, a third of a second of the keeper's start-up through tsx (the keeper
+ * imports this module when it starts; it signs nothing before its first execution). A failed load is tried again.
+ */
+function loadDecoders(): Promise<Decoders> {
+  decoders ??= Promise.all([import('./guardInstructions.js'), import('./guardToken2022.js')]).then(
+    ([ix, token2022]) => ({ flowEventsOf: ix.flowEventsOf, fromUiInstruction: ix.fromUiInstruction, dangerousExtensions: token2022.dangerousExtensions }),
+    (err: unknown) => {
+      decoders = undefined;
+      throw err;
+    },
+  );
+  return decoders;
+}
+
 /**
  * Checks an unsigned transaction built by someone else before the hot key signs it (ARCHITECTURE.md §4): resolves
  * its lookup tables; checks the fee payer, the signers, the programs, durable nonces and the priority fee; reads
@@ -69,6 +93,7 @@ export function rentExemptLamports(space: bigint): bigint {
  * check that could not run throws GuardUnavailable (retry).
  */
 export async function guardTransaction(tx: VersionedTransaction, policy: GuardPolicy, rpc: SolanaRpc): Promise<GuardReport> {
+  const { flowEventsOf, fromUiInstruction, dangerousExtensions } = await loadDecoders();
   const wallet = policy.wallet.toBase58();
   const violations: GuardViolation[] = [];
   let tipsLamports = 0n;
@@ -103,7 +128,7 @@ export async function guardTransaction(tx: VersionedTransaction, policy: GuardPo
 
   const swapMints = policy.swap ? [policy.swap.inputMint, policy.swap.outputMint] : [];
   const readKeys = uniqueKeys([...decoded.writableAddresses, ...swapMints, ...(policy.product?.reads ?? [])]);
-  const { pre, sim } = await simulateBetweenReads(rpc, tx, readKeys, decoded.writableAddresses, wallet);
+  const { pre, sim } = await simulateBetweenReads(rpc, tx, readKeys, decoded.writableAddresses, wallet, fromUiInstruction);
   if (policy.product) violations.push(...checkProduct(policy.product, decoded, pre));
   if (sim.err !== null) {
     const code = typeof sim.err === 'string' ? sim.err : undefined;
@@ -149,7 +174,7 @@ export async function guardTransaction(tx: VersionedTransaction, policy: GuardPo
   const changes = computeWalletChanges(pre, post, wallet);
   checkBalances(changes, decoded, flows, { ...policy, spend }, violations);
   if (policy.swap) checkSwapInflow(changes, decoded, flows, policy.swap, pre, violations);
-  await checkExtensions(rpc, pre, post, wallet, swapMints, policy, violations);
+  await checkExtensions(rpc, pre, post, wallet, swapMints, policy, violations, dangerousExtensions);
   return report({ ...base, changes, tipsLamports, simulated: true, slot: sim.slot, unitsConsumed: sim.unitsConsumed });
 }
 
@@ -167,7 +192,7 @@ function checkProduct(product: ProductCheck, decoded: DecodedMessage, pre: Accou
 }
 
 /** Token-2022 mints the wallet holds or trades here whose extensions let a stranger move its tokens. */
-async function checkExtensions(rpc: SolanaRpc, pre: AccountStates, post: AccountStates, wallet: string, swapMints: readonly string[], policy: GuardPolicy, violations: GuardViolation[]): Promise<void> {
+async function checkExtensions(rpc: SolanaRpc, pre: AccountStates, post: AccountStates, wallet: string, swapMints: readonly string[], policy: GuardPolicy, violations: GuardViolation[], dangerousExtensions: Decoders['dangerousExtensions']): Promise<void> {
   const mints = new Set<string>();
   for (const states of [pre, post]) {
     for (const acc of states.values()) {
@@ -214,7 +239,7 @@ interface Simulation {
  * calls, each pinned to the slot of the one before. When the wallet moved in between, the round is repeated at once
  * a few times before the check is given up as one that could not run (GuardUnavailable, retried later).
  */
-async function simulateBetweenReads(rpc: SolanaRpc, tx: VersionedTransaction, readKeys: readonly string[], writable: readonly string[], wallet: string): Promise<{ pre: Map<string, AccountSnapshot | null>; sim: Simulation }> {
+async function simulateBetweenReads(rpc: SolanaRpc, tx: VersionedTransaction, readKeys: readonly string[], writable: readonly string[], wallet: string, fromUiInstruction: Decoders['fromUiInstruction']): Promise<{ pre: Map<string, AccountSnapshot | null>; sim: Simulation }> {
   const wire = Buffer.from(tx.serialize()).toString('base64');
   const reads = chunks(readKeys).map((keys) => accountsCall(rpc, keys));
   for (let round = 1; ; round += 1) {
@@ -222,14 +247,14 @@ async function simulateBetweenReads(rpc: SolanaRpc, tx: VersionedTransaction, re
     try {
       const replies = await rpc.batch([...reads, simulateCall(rpc, wire, writable), ...reads]);
       const before = accountsOf(replies.slice(0, reads.length), reads);
-      const sim = simulationOf(replies[reads.length]!);
+      const sim = simulationOf(replies[reads.length]!, fromUiInstruction);
       const after = accountsOf(replies.slice(reads.length + 1), reads);
       const ordered = before.slots.every((s) => s <= sim.slot) && after.slots.every((s) => s >= sim.slot);
       batched = ordered ? { pre: statesOf(readKeys, before.accounts), sim, again: statesOf(readKeys, after.accounts) } : null;
     } catch (err) {
       throw unavailableFrom('getMultipleAccounts/simulateTransaction', err);
     }
-    const pinned = batched ?? (await pinnedRound(rpc, wire, readKeys, writable, reads));
+    const pinned = batched ?? (await pinnedRound(rpc, wire, readKeys, writable, reads, fromUiInstruction));
     // A failed simulation is judged on its own: nothing after it compares before and after states.
     if (pinned.sim.err !== null) return { pre: pinned.pre, sim: pinned.sim };
     const moved = walletMoved(pinned.pre, pinned.again, wallet);
@@ -239,12 +264,12 @@ async function simulateBetweenReads(rpc: SolanaRpc, tx: VersionedTransaction, re
 }
 
 /** The read, the simulation and the second read as three calls, each on a node at least at the slot of the one before. */
-async function pinnedRound(rpc: SolanaRpc, wire: string, readKeys: readonly string[], writable: readonly string[], reads: readonly RpcCall[]) {
+async function pinnedRound(rpc: SolanaRpc, wire: string, readKeys: readonly string[], writable: readonly string[], reads: readonly RpcCall[], fromUiInstruction: Decoders['fromUiInstruction']) {
   try {
     const before = accountsOf(await rpc.batch(reads), reads);
     const minSlot = Math.max(0, ...before.slots);
     const [simReply] = await rpc.batch([simulateCall(rpc, wire, writable, minSlot)]);
-    const sim = simulationOf(simReply!);
+    const sim = simulationOf(simReply!, fromUiInstruction);
     const again = chunks(readKeys).map((keys) => accountsCall(rpc, keys, sim.slot));
     const after = accountsOf(await rpc.batch(again), again);
     return { pre: statesOf(readKeys, before.accounts), sim, again: statesOf(readKeys, after.accounts) };
@@ -305,7 +330,7 @@ function accountsOf(replies: readonly RpcReply[], calls: readonly RpcCall[]): { 
 }
 
 /** The simulation's answer, checked; throws on an error or a bad shape. */
-function simulationOf(reply: RpcReply): Simulation {
+function simulationOf(reply: RpcReply, fromUiInstruction: Decoders['fromUiInstruction']): Simulation {
   const method = 'simulateTransaction';
   const { slot, value } = contextual(resultOf(reply, method), method);
   const v = value as { err?: unknown; logs?: unknown; unitsConsumed?: unknown; accounts?: unknown; innerInstructions?: unknown } | null;

@@ -74,6 +74,18 @@ export function readTokenAccount(acc: AccountSnapshot | null | undefined): Token
   return fields && { ...fields };
 }
 
+/**
+ * The decimals of a mint account (SPL Token or Token-2022), or undefined when it is not one. Here rather than in
+ * guardToken2022.ts (which re-exports it) because it needs no @solana/spl-token: the product checks and the guard's
+ * swap rules use it, and they are loaded when the keeper starts, the package only on the guard's first check.
+ */
+export function mintDecimals(account: AccountSnapshot | null | undefined): number | undefined {
+  if (!account || (account.owner !== PROGRAM_IDS.splToken && account.owner !== PROGRAM_IDS.token2022)) return undefined;
+  // Mint layout: mint authority option (36), supply (8), decimals (1), is_initialized (1), freeze authority (36).
+  if (account.data.length < 82 || account.data[45] !== 1) return undefined;
+  return account.data[44];
+}
+
 function decodeTokenAccount(acc: AccountSnapshot): TokenAccountFields | null {
   const d = acc.data;
   if (acc.owner === PROGRAM_IDS.splToken) {

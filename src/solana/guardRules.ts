@@ -1,8 +1,7 @@
-import { solSpent, type AccountStates, type AuthorityChange, type WalletChanges } from './guardChanges.js';
+import { mintDecimals, solSpent, type AccountStates, type AuthorityChange, type WalletChanges } from './guardChanges.js';
 import type { DecodedMessage } from './guardDecode.js';
 import { SOL_ASSET, type FlowSummary, type SpendRule } from './guardFlows.js';
 import type { GuardPolicy, GuardViolation } from './guardTypes.js';
-import { mintDecimals } from './guardToken2022.js';
 import { maximumSwapInput, minimumSwapOutput, type SwapTerms } from './swapValue.js';
 
 // The guard's rules that read only what the simulation and the static decode found (no I/O). guard.ts runs them.

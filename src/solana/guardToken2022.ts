@@ -24,10 +24,4 @@ export function dangerousExtensions(mint: string, account: AccountSnapshot | nul
   return found;
 }
 
-/** The decimals of a mint account (SPL Token or Token-2022), or undefined when it is not one. */
-export function mintDecimals(account: AccountSnapshot | null | undefined): number | undefined {
-  if (!account || (account.owner !== PROGRAM_IDS.splToken && account.owner !== PROGRAM_IDS.token2022)) return undefined;
-  // Mint layout: mint authority option (36), supply (8), decimals (1), is_initialized (1), freeze authority (36).
-  if (account.data.length < 82 || account.data[45] !== 1) return undefined;
-  return account.data[44];
-}
+export { mintDecimals } from './guardChanges.js';

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PublicKey, TransactionMessage, VersionedTransaction, type Keypair, type TransactionInstruction } from '@solana/web3.js';
 import { getDepositIx, getLendingProgram, getWithdrawIx } from '@jup-ag/lend/earn';
 import { createJupiterClient, type JupiterClient } from '../../src/jupiter/client.js';
-import { lendVaultAuthority } from '../../src/jupiter/lend/shared.js';
+import { lendVaultAuthority } from '../../src/jupiter/lend/vaultAuthority.js';
 import { PROGRAM_IDS } from '../../src/lib/programIds.js';
 import type { RunningSimulator } from '../../src/sim/server.js';
 import { guardTransaction, type GuardPolicy } from '../../src/solana/guard.js';

@@ -3,7 +3,7 @@ import { Keypair, PublicKey, TransactionInstruction, VersionedTransaction } from
 import { createJupiterClient, type JupiterClient } from '../../src/jupiter/client.js';
 import { BadRequestError } from '../../src/jupiter/errors.js';
 import type { LendTokenInfo } from '../../src/jupiter/lend/index.js';
-import { lendVaultAuthority } from '../../src/jupiter/lend/shared.js';
+import { lendVaultAuthority } from '../../src/jupiter/lend/vaultAuthority.js';
 import type { RunningSimulator } from '../../src/sim/server.js';
 import { SolanaRpc } from '../../src/solana/rpc.js';
 import { balances, control, fundedWallet, ledger, startTestSim, SOL, USDC } from '../helpers/sim.js';

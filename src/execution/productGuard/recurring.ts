@@ -1,7 +1,7 @@
 import { PublicKey } from '@solana/web3.js';
 import { dcaAddress, decodeDcaAccount, decodeRecurringInstruction, RECURRING_PROGRAM } from '../../jupiter/programs/recurring.js';
 import type { Intent } from '../../sdk/intents.js';
-import { mintDecimals } from '../../solana/guardToken2022.js';
+import { mintDecimals } from '../../solana/guardChanges.js';
 import type { ProductCheck } from '../../solana/guardTypes.js';
 import { ata, isTokenProgram, Terms, theInstruction, type AccountAt } from './terms.js';
 

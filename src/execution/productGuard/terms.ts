@@ -1,9 +1,9 @@
 import { PublicKey } from '@solana/web3.js';
-import { getAssociatedTokenAddressSync } from '@solana/spl-token';
 import { ProgramLayoutError, type RawInstruction } from '../../jupiter/programs/instruction.js';
 import type { AccountSnapshot } from '../../solana/guardChanges.js';
 import type { GuardViolation, ProductRule, TopInstruction } from '../../solana/guardTypes.js';
 import { PROGRAM_IDS } from '../../solana/programs.js';
+import { associatedTokenAddress } from '../../solana/tokenPrograms.js';
 
 // What the product checks share: finding the one product instruction of a transaction, collecting named
 // violations, and deriving the addresses an instruction must name (associated token accounts, program addresses).
@@ -76,7 +76,7 @@ export function isTokenProgram(program: string): boolean {
 
 /** The associated token account of `owner` for `mint` under `tokenProgram` (owner may be a program address). */
 export function ata(owner: string, mint: string, tokenProgram: string): string {
-  return getAssociatedTokenAddressSync(new PublicKey(mint), new PublicKey(owner), true, new PublicKey(tokenProgram)).toBase58();
+  return associatedTokenAddress(new PublicKey(mint), new PublicKey(owner), new PublicKey(tokenProgram)).toBase58();
 }
 
 /**

@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import { liquidityPda } from '@jup-ag/lend';
 import type { CallOptions, JupiterTransport } from '../transport.js';
 import { LimitError } from '../errors.js';
 import { base64Tx, instructionSchema, pubkey } from '../schemas.js';
@@ -10,15 +9,6 @@ export const LEND_EARN_PATH = '/lend/v1/earn';
 
 /** The Jupiter Lend Earn program. */
 export const LEND_EARN_PROGRAM_ID = 'jup3YeL8QhtSx1e253b2FDvsMNC87fDrgQZivbrndc9';
-
-/**
- * The authority of every Earn vault: the liquidity program's (jupeiUmn…) `liquidity` PDA, 7s1da8…, derived by
- * @jup-ag/lend with the program's published seeds. An Earn deposit moves the asset into this authority's associated
- * token account (`vault` in the program's deposit instruction), not into an account of the Earn program itself.
- */
-export function lendVaultAuthority(): string {
-  return liquidityPda.getLiquidity().toBase58();
-}
 
 /** Body of /deposit and /withdraw (and their -instructions variants). `amount` is in base units of `asset`. */
 export interface LendAmountParams {

@@ -1,6 +1,6 @@
 import { PublicKey, SystemProgram, TransactionInstruction, type AccountMeta } from '@solana/web3.js';
-import { ASSOCIATED_TOKEN_PROGRAM_ID, TOKEN_PROGRAM_ID, getAssociatedTokenAddressSync } from '@solana/spl-token';
 import { PROGRAM_IDS } from '../../lib/programIds.js';
+import { ASSOCIATED_TOKEN_PROGRAM_ID, associatedTokenAddress, TOKEN_PROGRAM_ID } from '../../solana/tokenPrograms.js';
 import { BorshReader, BorshWriter } from './borsh.js';
 import { hasDiscriminator, namedAccounts, ProgramLayoutError, type RawInstruction } from './instruction.js';
 
@@ -67,7 +67,7 @@ export function vaultAddress(settlementMint: PublicKey): { address: PublicKey; b
 
 /** The order's escrow: its associated token account of the settlement mint, classic token program (pdas/orderAta.ts). */
 export function orderAtaAddress(order: PublicKey, settlementMint: PublicKey): PublicKey {
-  return getAssociatedTokenAddressSync(settlementMint, order, true, TOKEN_PROGRAM_ID, ASSOCIATED_TOKEN_PROGRAM_ID);
+  return associatedTokenAddress(settlementMint, order, TOKEN_PROGRAM_ID, ASSOCIATED_TOKEN_PROGRAM_ID);
 }
 
 /** `create_order` arguments (contracts and USD amounts in micro-units). */

@@ -1,7 +1,7 @@
 import { PublicKey, TransactionInstruction } from '@solana/web3.js';
-import { ASSOCIATED_TOKEN_PROGRAM_ID } from '@solana/spl-token';
 import { DCA_SEED_KEY, IDL } from '@jup-ag/dca-sdk';
 import { PROGRAM_IDS } from '../../lib/programIds.js';
+import { ASSOCIATED_TOKEN_PROGRAM_ID } from '../../solana/tokenPrograms.js';
 import { anchorDiscriminator } from './borsh.js';
 import { hasDiscriminator, namedAccounts, ProgramLayoutError, type RawInstruction } from './instruction.js';
 

@@ -1,6 +1,6 @@
 import { PublicKey, SystemProgram, TransactionInstruction } from '@solana/web3.js';
-import { ASSOCIATED_TOKEN_PROGRAM_ID } from '@solana/spl-token';
 import { PROGRAM_IDS } from '../../lib/programIds.js';
+import { ASSOCIATED_TOKEN_PROGRAM_ID } from '../../solana/tokenPrograms.js';
 import { anchorDiscriminator } from './borsh.js';
 import { hasDiscriminator, namedAccounts, ProgramLayoutError, type RawInstruction } from './instruction.js';
 

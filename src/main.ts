@@ -1,3 +1,5 @@
+import { randomBytes } from 'node:crypto';
+import { hostname } from 'node:os';
 import type { KeeperConfig } from './config/load.js';
 import { shardRunner } from './engine/shardRunner.js';
 import { recordLanding } from './engine/landings.js';
@@ -31,6 +33,9 @@ import { KillSwitchStore } from './store/killSwitch.js';
 import { PnlStore } from './store/pnl.js';
 import { bucketNamespaceFor, RedisBucketStore } from './store/rateBucket.js';
 import { assertDatabase, checkRedis, clearNamespace, createRedis } from './store/redis.js';
+import { HeartbeatStore } from './store/heartbeats.js';
+import type { DashboardSettings } from './dashboard/settings.js';
+import type { KeeperMetrics } from './dashboard/metrics.js';
 import { SnapshotStore } from './store/snapshots.js';
 
 /** What `jup-keeper run` passes to the keeper. */
@@ -51,12 +56,16 @@ export interface KeeperOptions {
   freshSession?: boolean;
   /** The threads of the config's strategies of the user's own, by module path (see src/cli/strategies.ts). */
   strategyThreads?: ReadonlyMap<string, IsolatedDecider>;
+  /** The dashboard to serve (src/dashboard), or none. */
+  dashboard?: DashboardSettings | undefined;
   logger: Logger;
 }
 
 /** A running keeper. */
 export interface RunningKeeper {
   wallet: string;
+  /** The dashboard's URL, when one listens. */
+  dashboardUrl?: string | undefined;
   close(): Promise<void>;
 }
 
@@ -90,6 +99,8 @@ async function wireKeeper(o: KeeperOptions, opened: Closer[]): Promise<RunningKe
     const removed = await clearNamespace(redis, prefix);
     if (removed > 0) logger.info({ prefix, removed }, 'fresh paper session: cleared the records of the previous one');
   }
+  // Loaded only when a dashboard is served: its metrics are fed by hooks of the parts wired below.
+  const metrics: KeeperMetrics | undefined = o.dashboard ? new (await import('./dashboard/metrics.js')).KeeperMetrics() : undefined;
   const bullConnection = createRedis(o.redisUrl, { name: `${prefix}:bullmq`, blocking: true });
   opened.push(() => bullConnection.disconnect());
   bullConnection.on('error', (err) => logger.error({ err: err.message }, 'redis (queues) connection error'));
@@ -102,6 +113,7 @@ async function wireKeeper(o: KeeperOptions, opened: Closer[]): Promise<RunningKe
     tier: config.api.tier ?? (live ? undefined : 'off'),
     customRequestsPerMinute: config.api.requestsPerMinute,
     timeoutMs: config.api.timeoutMs,
+    onResponse: metrics && ((r) => metrics.observeResponse(r.status)),
     // One bucket per API key on this Redis, shared with every keeper whatever its prefix (not namespaced by it).
     bucketStore: new RedisBucketStore(redis, bucketNamespaceFor(prefix)),
     logger: logger.child({ component: 'jupiter' }),
@@ -135,6 +147,7 @@ async function wireKeeper(o: KeeperOptions, opened: Closer[]): Promise<RunningKe
     killSwitch: () => risk.killSwitch(),
     logger: logger.child({ component: 'executor' }),
     maxAttempts: config.execution.maxAttempts,
+    onMove: metrics && ((rec, _from, to, at) => metrics.observeMove(rec, to, at)),
     notice: (text) => process.stdout.write(text),
     build: async (intent, intentId, signal) => {
       const market = await snapshots.read('market');
@@ -198,6 +211,8 @@ async function wireKeeper(o: KeeperOptions, opened: Closer[]): Promise<RunningKe
     },
   );
 
+  const heartbeats = new HeartbeatStore(redis, prefix);
+  const workerId = o.role === 'scheduler' ? undefined : `${hostname()}:${process.pid}:${randomBytes(3).toString('hex')}`;
   let workers: KeeperWorkers | undefined;
   if (o.role !== 'scheduler') {
     workers = new KeeperWorkers(
@@ -225,7 +240,16 @@ async function wireKeeper(o: KeeperOptions, opened: Closer[]): Promise<RunningKe
         keeperTask: (task) => keeperJobs.run(task),
         halt: (reason) => risk.setHalted(reason),
       },
-      { connection: bullConnection, prefix, executeConcurrency: config.execution.concurrency, jobLockMs: config.execution.jobLock, ping: () => redis.ping(), logger: logger.child({ component: 'workers' }) },
+      {
+        connection: bullConnection,
+        prefix,
+        executeConcurrency: config.execution.concurrency,
+        jobLockMs: config.execution.jobLock,
+        ping: () => redis.ping(),
+        logger: logger.child({ component: 'workers' }),
+        heartbeat: { everyMs: WORKER_HEARTBEAT_MS, write: (beat) => heartbeats.beat(workerId!, beat), remove: () => heartbeats.remove(workerId!) },
+        onJob: metrics && ((queue, ms, ok) => metrics.observeJob(queue, ms, ok)),
+      },
     );
     workers.start();
     const started = workers;
@@ -243,11 +267,33 @@ async function wireKeeper(o: KeeperOptions, opened: Closer[]): Promise<RunningKe
       logger.child({ component: 'scheduler' }),
     );
   }
+  let started = false;
+  const dashboard = o.dashboard && metrics
+    ? await (await import('./dashboard/server.js')).startDashboard({
+        settings: o.dashboard,
+        redis,
+        redisUrl: o.redisUrl,
+        prefix,
+        queues,
+        snapshots,
+        heartbeats,
+        metrics,
+        ownWorkerId: workerId,
+        rateLimitPerMinute: () => jup.transport.budget.windowFor()?.limit,
+        started: () => started,
+        logger: logger.child({ component: 'dashboard' }),
+      })
+    : undefined;
+  if (dashboard) opened.push(() => dashboard.close());
   logger.info({ role: o.role, wallet: o.wallet.address, venue: config.venue.kind, venueUrl: publicUrl(o.venueUrl), strategies: instances.map((s) => s.id) }, 'keeper started');
+  started = true;
 
   return {
     wallet: o.wallet.address,
+    dashboardUrl: dashboard?.url,
     close: async () => {
+      started = false;
+      await dashboard?.close();
       // Reverse order of start: workers (finishing in-flight executions), then queues, then Redis.
       await workers?.close();
       await queues.close();
@@ -258,6 +304,9 @@ async function wireKeeper(o: KeeperOptions, opened: Closer[]): Promise<RunningKe
     },
   };
 }
+
+/** How often worker processes write their heartbeat, ms (the dashboard's /healthz judges from it). */
+const WORKER_HEARTBEAT_MS = 5_000;
 
 /** The union of what every strategy watches, symbols resolved to mints. */
 export function watchedSets(watches: readonly Watches[]): { mints: Set<string>; categories: Set<string>; markets: Set<string> } {

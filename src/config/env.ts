@@ -8,6 +8,8 @@ const optionalString = z.string().optional().transform((v) => (v === '' ? undefi
  */
 export const envSchema = z.object({
   JUPITER_API_KEY: optionalString,
+  /** The dashboard's token: required to listen on an address other than loopback; every page and API then needs it. */
+  DASHBOARD_TOKEN: optionalString,
   JUPITER_BASE_URL: optionalString.pipe(z.string().url().optional()),
   SOLANA_RPC_URL: optionalString.pipe(z.string().url().optional()),
   REDIS_URL: optionalString.pipe(z.string().regex(/^rediss?:\/\//, 'expected a redis:// URL').optional()),

@@ -190,6 +190,19 @@ export const keeperSchema = z.strictObject({
   cancelRestingEvery: duration(1_000, 600_000).default(5_000),
 });
 
+/** The dashboard's section of the config. */
+export const dashboardSchema = z.strictObject({
+  enabled: z.boolean().default(true),
+  /** Address to listen on (default 127.0.0.1; any other than loopback needs DASHBOARD_TOKEN). */
+  host: z.string().min(1).max(255).optional(),
+  /** Port (default 8787; 0: any free port, logged with the URL). */
+  port: z.number().int().min(0).max(65_535).optional(),
+  /** How often the wallet's value is recorded for the dashboard's chart. */
+  chartEvery: duration(1_000, 3_600_000).default(30_000),
+  /** A worker heartbeat older than this makes /healthz unhealthy (workers beat every 5 s). */
+  heartbeatStale: duration(10_000, 600_000).default(30_000),
+});
+
 /** The configuration file. Secrets are never in it: they come from the environment. */
 export const configSchema = z.strictObject({
   venue: venueSchema,
@@ -265,6 +278,11 @@ export const configSchema = z.strictObject({
     })
     .default({ prices: 10_000, wallet: 15_000, prediction: 30_000, maxPriceAge: 60_000, maxWalletAge: 30_000, priceHistory: 86_400_000, priceHistoryResolution: 60_000 }),
   keeper: keeperSchema.default(keeperSchema.parse({})),
+  /**
+   * The dashboard `jup-keeper run` serves (Bull Board read-only, status page, /metrics, /healthz, /readyz). On any
+   * address but loopback it needs DASHBOARD_TOKEN. --dashboard-host and --dashboard-port override host and port.
+   */
+  dashboard: dashboardSchema.default(dashboardSchema.parse({})),
   /** Limits on strategies of the user's own (`strategy: ./path.ts`), which decide in worker threads. */
   isolation: z.strictObject({
     /** Longest one decide() call may run; past it the thread is stopped and the instance suspended. */

@@ -38,6 +38,8 @@ export interface ExecutorDeps {
   /** A built transaction older than this is built again rather than checked again, ms. */
   rebuildAfterMs?: number;
   now?: () => number;
+  /** Told of every move this executor made (the dashboard's metrics: tick to submit, landings, claims); must not throw. */
+  onMove?: (rec: IntentRecord, from: IntentState, to: IntentState, at: number) => void;
 }
 
 /** How an execution ended for this worker. `superseded`: another owner took the intent over (its fence moved). */
@@ -231,9 +233,11 @@ export class Executor {
   }
 
   private async move(rec: IntentRecord, fence: number, to: IntentState, patch: IntentPatch, log: Logger, options?: MoveOptions): Promise<void> {
-    const m = await this.deps.store.move(rec.id, fence, to, patch, this.now(), options);
+    const at = this.now();
+    const m = await this.deps.store.move(rec.id, fence, to, patch, at, options);
     if (m.ok) {
       log.debug({ from: m.from, to }, 'intent moved');
+      this.deps.onMove?.(rec, m.from, to, at);
       return;
     }
     if (m.reason === 'fence' || (m.state !== null && isTerminal(m.state))) throw new Superseded();

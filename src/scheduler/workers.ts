@@ -1,9 +1,11 @@
+import { hostname } from 'node:os';
 import { Worker, type ConnectionOptions, type Job } from 'bullmq';
 import { stringifyJson } from '../lib/amounts.js';
 import { KeeperError } from '../lib/errors.js';
 import type { Logger } from '../lib/logger.js';
 import { settlesWithin } from '../lib/time.js';
 import type { KeeperTask } from '../engine/keeperPorts.js';
+import type { WorkerBeat } from '../store/heartbeats.js';
 import { evaluateJobSchema, executeJobSchema, feedJobSchema, keeperJobSchema, QUEUES, scheduledAt } from './jobs.js';
 import { TickPacer } from './pacer.js';
 
@@ -31,6 +33,10 @@ export interface WorkerSettings {
   /** A round trip on a connection of the process that never blocks (wakes Redis at each tick: see TickPacer). */
   ping: () => Promise<unknown>;
   logger: Logger;
+  /** Writes this process's heartbeat every `everyMs` while its workers run, and removes it at close (HeartbeatStore). */
+  heartbeat?: { everyMs: number; write(beat: WorkerBeat): Promise<void>; remove(): Promise<void> };
+  /** Told of every job this process ran: its queue, how long it took (ms) and whether it threw (the dashboard's metrics). */
+  onJob?: (queue: string, ms: number, ok: boolean) => void;
 }
 
 /** The keeper's workers. */
@@ -39,18 +45,31 @@ export class KeeperWorkers {
   private readonly logger: Logger;
   private readonly shutdown = new AbortController();
   private readonly pacer: TickPacer;
+  private readonly heartbeat: WorkerSettings['heartbeat'];
+  private beatTimer: NodeJS.Timeout | undefined;
+  private beating: Promise<void> | undefined;
+  private lastJobAt: number | null = null;
 
   constructor(handlers: JobHandlers, s: WorkerSettings) {
     this.logger = s.logger;
+    this.heartbeat = s.heartbeat;
     const common = { connection: s.connection, prefix: s.prefix, autorun: false };
     this.pacer = new TickPacer(s.ping);
     const guarded = (queue: string, fn: (job: Job) => Promise<unknown>) => async (job: Job) => {
       // A scheduler's job carries its repeat options (BullMQ's internal JobsOptions), `every` among them.
       this.pacer.afterRepeat(scheduledAt(job), (job.opts as { repeat?: { every?: number } }).repeat?.every);
+      const started = performance.now();
+      const ran = (ok: boolean) => {
+        this.lastJobAt = Date.now();
+        s.onJob?.(queue, performance.now() - started, ok);
+      };
       try {
         // BullMQ stores return values as JSON: bigints become decimal strings.
-        return JSON.parse(stringifyJson((await fn(job)) ?? null)) as unknown;
+        const out = JSON.parse(stringifyJson((await fn(job)) ?? null)) as unknown;
+        ran(true);
+        return out;
       } catch (err) {
+        ran(false);
         if (err instanceof KeeperError && err.action === 'halt') {
           s.logger.fatal({ queue, job: job.id, err }, 'an error that needs a human; engaging the kill switch');
           await handlers.halt(`${err.code}: ${err.message}`);
@@ -89,6 +108,21 @@ export class KeeperWorkers {
   /** Starts consuming. */
   start(): void {
     for (const w of this.workers) w.run().catch((err: unknown) => this.logger.error({ queue: w.name, err }, 'worker stopped'));
+    if (this.heartbeat) {
+      const hb = this.heartbeat;
+      const beat = () => {
+        // Never overlaps itself: a Redis slower than the interval skips beats (and reads as unhealthy, rightly).
+        if (this.beating) return;
+        const queues = Object.fromEntries(this.workers.map((w) => [w.name, w.isRunning()]));
+        this.beating = hb
+          .write({ at: Date.now(), pid: process.pid, host: hostname(), queues, lastJobAt: this.lastJobAt })
+          .catch((err: unknown) => this.logger.warn({ err: err instanceof Error ? err.message : String(err) }, 'could not write the workers heartbeat'))
+          .finally(() => (this.beating = undefined));
+      };
+      beat();
+      this.beatTimer = setInterval(beat, hb.everyMs);
+      this.beatTimer.unref();
+    }
   }
 
   /**
@@ -98,6 +132,11 @@ export class KeeperWorkers {
    */
   async close(graceMs = 20_000): Promise<void> {
     this.pacer.close();
+    if (this.beatTimer) clearInterval(this.beatTimer);
+    this.beatTimer = undefined;
+    await this.beating;
+    // Closed workers do not beat: the heartbeat goes first, so health turns bad as soon as they stop taking jobs.
+    await this.heartbeat?.remove().catch(() => undefined);
     const closing = Promise.all(this.workers.map((w) => w.close()));
     if (!(await settlesWithin(closing, graceMs))) {
       this.logger.warn({ graceMs }, 'in-flight executions did not finish in time; aborting them (they resume on the next start)');

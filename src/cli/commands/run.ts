@@ -25,6 +25,8 @@ export function registerRunCommand(program: Command, _ctx: CliContext): void {
     .option('--prefix <prefix>', 'Redis key prefix of this deployment (default: the config, then "jk")')
     .option('--redis-url <url>', 'Redis URL (default: the config, REDIS_URL, then redis://127.0.0.1:6379)')
     .option('--yes', 'start a live keeper without asking for confirmation (it still prints the limits)')
+    .addOption(new Option('--dashboard-port <port>', 'port of the dashboard (default: the config, then 8787; 0: any free port, logged)').argParser(intInRange('--dashboard-port', 0, 65_535)))
+    .option('--dashboard-host <host>', 'address the dashboard listens on (default: the config, then 127.0.0.1); any other than loopback needs DASHBOARD_TOKEN')
     .action(async (opts: RunOptions) => {
       // --wallet counts as the configured wallet, exactly like JUPKEEPER_KEYPAIR_PATH.
       const env = opts.wallet ? { ...process.env, JUPKEEPER_KEYPAIR_PATH: opts.wallet } : process.env;

@@ -9,6 +9,7 @@ import type { HotWallet } from '../../solana/wallet.js';
 import { checkRedis, DEFAULT_REDIS_URL, safeRedisUrl } from '../../store/redis.js';
 import { probeRedis, startPrivateRedis, type PrivateRedis } from '../../store/privateRedis.js';
 import { connectReadOnly } from './redisArgs.js';
+import { dashboardSettings, MIN_TOKEN_LENGTH } from '../../dashboard/settings.js';
 
 /** Options of `run`. */
 export interface RunOptions {
@@ -21,6 +22,9 @@ export interface RunOptions {
   redisUrl?: string;
   /** Start a live keeper without asking (it still prints what it will do). */
   yes?: boolean;
+  /** The dashboard's address and port (over the config's `dashboard:`). */
+  dashboardHost?: string;
+  dashboardPort?: number;
 }
 
 /** Runs the keeper daemon until SIGINT/SIGTERM or --duration; see `registerRunCommand`. */
@@ -34,6 +38,9 @@ export async function runKeeper(config: KeeperConfig, opts: RunOptions, logger: 
   // while starting is kept, and the keeper shuts down cleanly as soon as the start completes.
   const stopRequested = waitForStop(opts.duration, logger);
   try {
+    // Before anything starts: a dashboard that would be open to the network without a token is refused at once.
+    const dashboard = dashboardSettings({ host: opts.dashboardHost, port: opts.dashboardPort }, config.dashboard, config.env.DASHBOARD_TOKEN);
+    if (dashboard?.token !== undefined && dashboard.token.length < MIN_TOKEN_LENGTH) logger.warn(`DASHBOARD_TOKEN is shorter than ${MIN_TOKEN_LENGTH} characters: use a long random one (openssl rand -hex 24)`);
     const redisUrl = await resolveRedis(config, opts, logger, (p) => cleanups.push(() => p.stop()));
     await preflightRedis(redisUrl, config.venue.kind === 'live');
     // Loaded only once Redis passed: the daemon's modules (BullMQ, web3.js, the simulator) take seconds to load,
@@ -56,7 +63,7 @@ export async function runKeeper(config: KeeperConfig, opts: RunOptions, logger: 
       await confirmLiveStart(config, { wallet: wallet.address, venueUrl: urls.venueUrl, rpcUrl: urls.rpcUrl, yes: opts.yes === true }, { input: process.stdin, output: process.stderr });
     }
     const freshSession = sim !== undefined && config.wallet.paper && !opts.wallet;
-    const keeper = await startKeeper({ config, role: opts.role, redisUrl, prefix: opts.prefix ?? config.redis.prefix, venueUrl: urls.venueUrl, rpcUrl: urls.rpcUrl, wallet, logger, freshSession, strategyThreads });
+    const keeper = await startKeeper({ config, role: opts.role, redisUrl, prefix: opts.prefix ?? config.redis.prefix, venueUrl: urls.venueUrl, rpcUrl: urls.rpcUrl, wallet, logger, freshSession, strategyThreads, dashboard });
     cleanups.push(() => keeper.close());
     await stopRequested;
   } finally {

@@ -1,0 +1,199 @@
+import { randomBytes } from 'node:crypto';
+import type { AddressInfo } from 'node:net';
+import type { Server } from 'node:http';
+import { serve } from '@hono/node-server';
+import { Hono } from 'hono';
+import type { Redis } from 'ioredis';
+import { z } from 'zod';
+import { readStatus } from '../cli/commands/status.js';
+import { INTENT_STATES } from '../engine/states.js';
+import { walletValueUsd } from '../engine/walletValue.js';
+import { stringifyJson } from '../lib/amounts.js';
+import { KeeperError } from '../lib/errors.js';
+import type { Logger } from '../lib/logger.js';
+import type { KeeperQueues } from '../scheduler/queues.js';
+import { RiskStore, snapshotSource } from '../store/engineStore.js';
+import type { HeartbeatStore } from '../store/heartbeats.js';
+import { IntentStore } from '../store/intents.js';
+import { KillSwitchStore } from '../store/killSwitch.js';
+import { PnlStore } from '../store/pnl.js';
+import type { SnapshotStore } from '../store/snapshots.js';
+import { dashboardAuth } from './auth.js';
+import { mountBullBoard } from './bullBoard.js';
+import { judgeHealth } from './health.js';
+import { readLineage } from './lineage.js';
+import { KeeperMetrics, METRICS_CONTENT_TYPE, QUEUE_STATES } from './metrics.js';
+import { statusPage } from './page.js';
+import { startSampler, ValueSeries } from './series.js';
+import { dashboardUrl, type DashboardSettings } from './settings.js';
+
+/** What the dashboard reads and acts on; main.ts wires it. */
+export interface DashboardDeps {
+  settings: DashboardSettings;
+  /** The keeper's store connection (never a blocking one). */
+  redis: Redis;
+  /** For `/api/status` (shown without its credentials). */
+  redisUrl: string;
+  prefix: string;
+  queues: KeeperQueues;
+  snapshots: SnapshotStore;
+  heartbeats: HeartbeatStore;
+  metrics: KeeperMetrics;
+  /** The heartbeat id of this process's workers, when it runs some. */
+  ownWorkerId: string | undefined;
+  /** The rate budget's requests per minute now (undefined without a client-side limit). */
+  rateLimitPerMinute: () => number | undefined;
+  /** Whether the keeper finished starting (and has not begun to stop). */
+  started: () => boolean;
+  logger: Logger;
+}
+
+/** A listening dashboard. */
+export interface RunningDashboard {
+  url: string;
+  port: number;
+  close(): Promise<void>;
+}
+
+const killSwitchBody = z.object({ engaged: z.boolean() });
+
+/** The dashboard's routes (exported for tests that drive it without a socket). */
+export function dashboardApp(d: DashboardDeps): Hono {
+  const auth = dashboardAuth(d.settings.token);
+  const series = new ValueSeries(d.redis, d.prefix);
+  const app = new Hono();
+  app.onError((err, c) => {
+    d.logger.error({ err: err.message, path: c.req.path }, 'dashboard request failed');
+    return c.json({ error: 'internal error (see the keeper log)' }, 500);
+  });
+  app.use('*', async (c, next) => {
+    await next();
+    c.header('x-content-type-options', 'nosniff');
+    c.header('referrer-policy', 'no-referrer');
+    if (!c.req.path.startsWith('/queues')) c.header('x-frame-options', 'DENY');
+    if (c.req.path.startsWith('/api/') || c.req.path === '/metrics') c.header('cache-control', 'no-store');
+  });
+  app.use('*', auth.middleware);
+
+  app.get('/healthz', async (c) => {
+    const now = Date.now();
+    const report = judgeHealth(await d.heartbeats.read(now - 24 * 3_600_000), now, d.settings.heartbeatStaleMs, d.ownWorkerId);
+    return c.json(report, report.healthy ? 200 : 503);
+  });
+  app.get('/readyz', async (c) => {
+    const redis = await Promise.race([d.redis.ping().then(() => true, () => false), new Promise<false>((r) => setTimeout(() => r(false), 1_000).unref())]);
+    const problem = !redis ? 'Redis does not answer' : !d.started() ? 'the keeper is not started' : null;
+    return c.json({ ready: problem === null, problem }, problem === null ? 200 : 503);
+  });
+  app.get('/metrics', async (c) => {
+    await gatherMetrics(d, Date.now());
+    return c.body(await d.metrics.registry.metrics(), 200, { 'content-type': METRICS_CONTENT_TYPE });
+  });
+  app.get('/api/status', async (c) => {
+    const doc = await readStatus(d.redis, { redisUrl: d.redisUrl, prefix: d.prefix }, Date.now());
+    return c.body(`${stringifyJson(doc, 2)}\n`, 200, { 'content-type': 'application/json; charset=utf-8' });
+  });
+  app.get('/api/intents', async (c) => {
+    const market = await d.snapshots.read('market');
+    return c.body(stringifyJson(await readLineage(d.redis, d.prefix, d.queues.execute, market)), 200, { 'content-type': 'application/json; charset=utf-8' });
+  });
+  app.get('/api/series', async (c) => c.json(await series.read(Date.now() - 7 * 86_400_000)));
+  app.use('/api/kill-switch', auth.csrfGuard);
+  app.post('/api/kill-switch', async (c) => {
+    const body = killSwitchBody.safeParse(await c.req.json().catch(() => undefined));
+    if (!body.success) return c.json({ error: 'expected {"engaged": true|false}' }, 400);
+    const store = new KillSwitchStore(d.redis, d.prefix);
+    // The same store calls as `jup-keeper kill-switch on|off`: halt mode, named by who threw it.
+    if (body.data.engaged) {
+      await store.engage('halt', 'dashboard', 'dashboard', Date.now());
+      d.logger.warn({ prefix: d.prefix }, 'kill switch ENGAGED from the dashboard');
+    } else if (await store.release()) {
+      d.logger.warn({ prefix: d.prefix }, 'kill switch released from the dashboard');
+    }
+    const s = await store.read();
+    return c.json({ prefix: d.prefix, engaged: s !== null, mode: s?.mode ?? null, reason: s?.reason ?? null, at: s && s.at > 0 ? s.at : null, by: s?.by ?? null });
+  });
+  app.get('/', (c) => {
+    const nonce = randomBytes(16).toString('base64');
+    c.header('content-security-policy', `default-src 'none'; script-src 'nonce-${nonce}'; style-src 'unsafe-inline'; img-src 'self' data:; connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'`);
+    c.header('cache-control', 'no-store');
+    return c.html(statusPage({ csrf: auth.csrf, nonce, prefix: d.prefix }));
+  });
+  mountBullBoard(app, d.queues, d.prefix);
+  return app;
+}
+
+/**
+ * Starts the dashboard: Bull Board (read-only) at /queues, the status page at /, /api/status, /metrics, /healthz and
+ * /readyz, and the sampler that records the wallet's value for the chart. A port in use is an error when it was
+ * chosen (flag or config) and a warning otherwise (another keeper on this machine holds the default): the keeper
+ * then trades without a dashboard (returns undefined).
+ */
+export async function startDashboard(d: DashboardDeps): Promise<RunningDashboard | undefined> {
+  const app = dashboardApp(d);
+  const { host, port } = d.settings;
+  let server: Server;
+  try {
+    server = await new Promise<Server>((resolve, reject) => {
+      const s = serve({ fetch: app.fetch, port, hostname: host }, () => resolve(s)) as Server;
+      s.once('error', reject);
+    });
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'EADDRINUSE' && !d.settings.portExplicit) {
+      d.logger.warn({ host, port }, `dashboard not started: ${host}:${port} is in use (another keeper?); choose a port with --dashboard-port (0: any free one)`);
+      return undefined;
+    }
+    throw new KeeperError('DASHBOARD_LISTEN', 'halt', `the dashboard cannot listen on ${host}:${port}: ${code ?? (err instanceof Error ? err.message : String(err))}`);
+  }
+  server.on('error', (err) => d.logger.error({ err: err.message }, 'dashboard server error'));
+  const actual = (server.address() as AddressInfo).port;
+  const sampler = startSampler({ redis: d.redis, prefix: d.prefix, snapshots: d.snapshots, series: new ValueSeries(d.redis, d.prefix), logger: d.logger }, d.settings.chartEveryMs);
+  const url = dashboardUrl(host, actual);
+  d.logger.info({ url, auth: d.settings.token ? 'token' : 'loopback' }, `dashboard at ${url}`);
+  return {
+    url,
+    port: actual,
+    close: async () => {
+      await sampler.close();
+      await new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      });
+    },
+  };
+}
+
+/** Sets the scrape-time gauges from Redis and BullMQ. */
+async function gatherMetrics(d: DashboardDeps, now: number): Promise<void> {
+  const m = d.metrics;
+  const source = snapshotSource(d.snapshots);
+  const pnl = new PnlStore(d.redis, d.prefix);
+  const [counts, byState, refusals, ids, market, wallet, prediction, killSwitch, beats] = await Promise.all([
+    Promise.all(d.queues.all().map(async (q) => [q.name, await q.getJobCounts(...QUEUE_STATES)] as const)),
+    new IntentStore(d.redis, d.prefix).countByState(),
+    new RiskStore(d.redis, d.prefix).refusalsToday(now),
+    pnl.instances(),
+    source.market(),
+    source.wallet(),
+    source.prediction(),
+    new KillSwitchStore(d.redis, d.prefix).read(),
+    d.heartbeats.read(),
+  ]);
+  m.queueJobs.reset();
+  for (const [queue, c] of counts) for (const state of QUEUE_STATES) m.queueJobs.set({ queue, state }, c[state] ?? 0);
+  m.intents.reset();
+  for (const state of INTENT_STATES) m.intents.set({ state }, byState[state]);
+  m.refusalsToday.reset();
+  for (const [rule, n] of Object.entries(refusals)) m.refusalsToday.set({ rule }, n);
+  const books = await Promise.all(ids.map(async (id) => [id, await pnl.summary(id)] as const));
+  KeeperMetrics.setTotals(m.fills, new Map(books.map(([id, b]) => [id, b.fills])), 'strategy');
+  m.realizedPnl.reset();
+  for (const [id, b] of books) m.realizedPnl.set({ strategy: id }, b.realizedUsd);
+  m.walletValue.reset();
+  if (market && wallet) m.walletValue.set(walletValueUsd(market, wallet, prediction).usd);
+  m.killSwitch.set(killSwitch ? 1 : 0);
+  m.heartbeatAge.reset();
+  for (const [id, b] of beats) m.heartbeatAge.set({ worker: id }, Math.max(0, now - b.at) / 1000);
+  m.setRateBudget(d.rateLimitPerMinute(), now);
+}

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { KeeperConfig } from './config/load.js';
 import { shardRunner } from './engine/shardRunner.js';
-import { recordLanding } from './engine/landings.js';
+import { announceRefusal, recordLanding } from './engine/landings.js';
 import { watchLossesOnSnapshots } from './engine/risk.js';
 import type { Watches } from './sdk/strategy.js';
 import { buildTransaction } from './execution/build.js';
@@ -18,7 +18,10 @@ import { KeeperError } from './lib/errors.js';
 import type { IsolatedDecider } from './engine/evaluate.js';
 import type { Logger } from './lib/logger.js';
 import { publicUrl } from './lib/urls.js';
+import { stringifyJson } from './lib/amounts.js';
+import { formatDuration } from './config/duration.js';
 import { knownBySymbol, WSOL_MINT } from './lib/mints.js';
+import { startEvents } from './notify/index.js';
 import { KeeperQueues } from './scheduler/queues.js';
 import { reconcile } from './scheduler/reconcile.js';
 import { applySchedules } from './scheduler/schedules.js';
@@ -126,6 +129,19 @@ async function wireKeeper(o: KeeperOptions, opened: Closer[]): Promise<RunningKe
   const states = new StrategyStateStore(redis, prefix);
   const risk = new RiskStore(redis, prefix);
   const pnl = new PnlStore(redis, prefix);
+  // The event stream (fills, claims, refusals, kill-switch trips, errors) and, outside worker-only processes, the
+  // notifications it feeds; see src/notify.
+  const events = await startEvents({
+    redis,
+    prefix,
+    summaryEveryMs: config.logging.summaryEvery,
+    notify: config.notify,
+    sendNotifications: o.role !== 'worker',
+    env: config.env,
+    pnlUsd: async () => (await Promise.all((await pnl.instances()).map((i) => pnl.summary(i)))).reduce((sum, s) => sum + s.realizedUsd, 0),
+    logger,
+  });
+  opened.push(() => events.close());
   const queues = new KeeperQueues(bullConnection, prefix, logger.child({ component: 'queues' }));
   opened.push(() => queues.close());
   const feeds = new Feeds({ jup, rpc, snapshots, logger: logger.child({ component: 'feeds' }) });
@@ -207,6 +223,7 @@ async function wireKeeper(o: KeeperOptions, opened: Closer[]): Promise<RunningKe
       deadlineMs: config.execution.deadline,
       maxPriceAgeMs: config.feeds.maxPriceAge,
       maxWalletAgeMs: config.feeds.maxWalletAge,
+      events: events.publisher,
       logger: logger.child({ component: 'evaluate' }),
     },
   );
@@ -232,8 +249,9 @@ async function wireKeeper(o: KeeperOptions, opened: Closer[]): Promise<RunningKe
         execute: async (id, signal) => {
           const result = await executor.execute(id, signal);
           if (result.state === 'landed' && !result.superseded) {
-            await recordLanding(id, { intent: (i) => intents.get(i), market: () => snapshots.read('market'), feeOf: (sig) => rpc.transactionFee(sig), recordFee: (i, fee, at) => risk.recordFee(i, fee, at), recordFill: (inst, fill) => pnl.recordFill(inst, fill), logger: logger.child({ component: 'landings' }) }, Date.now());
+            await recordLanding(id, { intent: (i) => intents.get(i), market: () => snapshots.read('market'), feeOf: (sig) => rpc.transactionFee(sig), recordFee: (i, fee, at) => risk.recordFee(i, fee, at), recordFill: (inst, fill) => pnl.recordFill(inst, fill), events: events.publisher, logger: logger.child({ component: 'landings' }) }, Date.now());
           }
+          if (result.state === 'rejected' && !result.superseded) announceRefusal(await intents.get(id), events.publisher, Date.now());
           return result;
         },
         reconcile: () => reconcile(intents, queues.execute, logger.child({ component: 'reconciler' }), config.execution.reconcileEvery),
@@ -285,7 +303,7 @@ async function wireKeeper(o: KeeperOptions, opened: Closer[]): Promise<RunningKe
       })
     : undefined;
   if (dashboard) opened.push(() => dashboard.close());
-  logger.info({ role: o.role, wallet: o.wallet.address, venue: config.venue.kind, venueUrl: publicUrl(o.venueUrl), strategies: instances.map((s) => s.id) }, 'keeper started');
+  logger.info({ role: o.role, wallet: o.wallet.address, venue: config.venue.kind, venueUrl: publicUrl(o.venueUrl), strategies: instances.map((s) => s.id), instances: instances.map((s) => ({ id: s.id, strategy: s.strategy, schedule: 'every' in s.schedule ? `every ${formatDuration(s.schedule.every)}` : `cron ${s.schedule.cron}${s.schedule.tz ? ` (${s.schedule.tz})` : ''}` })), limits: JSON.parse(stringifyJson(config.risk)) as unknown }, 'keeper started');
   started = true;
 
   return {
@@ -296,6 +314,7 @@ async function wireKeeper(o: KeeperOptions, opened: Closer[]): Promise<RunningKe
       await dashboard?.close();
       // Reverse order of start: workers (finishing in-flight executions), then queues, then Redis.
       await workers?.close();
+      await events.close();
       await queues.close();
       await bullConnection.quit().catch(() => undefined);
       await intents.close();

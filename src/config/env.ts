@@ -16,6 +16,12 @@ export const envSchema = z.object({
   JUPKEEPER_KEYPAIR_PATH: optionalString,
   JUPKEEPER_SECRET_KEY: optionalString,
   LOG_LEVEL: optionalString,
+  /** Telegram Bot API token of `notify.telegram` (a secret: never in the config file). */
+  TELEGRAM_BOT_TOKEN: optionalString,
+  /** Discord webhook URL of `notify.discord` (it carries the webhook's secret). */
+  DISCORD_WEBHOOK_URL: optionalString.pipe(z.string().url().optional()),
+  /** URL of `notify.webhook` when it is not in the config (a URL holding a secret). */
+  NOTIFY_WEBHOOK_URL: optionalString.pipe(z.string().url().optional()),
 });
 
 /** The parsed environment. Holds secrets: never log it. */

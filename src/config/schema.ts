@@ -2,6 +2,7 @@ import { validateDetailed } from 'node-cron';
 import { z } from 'zod';
 import { knownBySymbol } from '../lib/mints.js';
 import { formatDuration, parseDuration } from './duration.js';
+import { loggingSchema, notifySchema } from './notifySchema.js';
 
 // Fix: duration and baseUnits were `z.union([z.string(), z.number()])`, so a wrong type (an object, a list) was
 // reported with the first branch's message ("expected string, received object"). One check, one message.
@@ -294,7 +295,9 @@ export const configSchema = z.strictObject({
     /** How long an instance whose decision was stopped sits out, the first time (doubled at each repeat, to 1 h). */
     suspend: duration(1_000, 3_600_000).default(60_000),
   }).default({ decisionTimeout: 1_000, memoryLimitMb: 256, loadTimeout: 15_000, suspend: 60_000 }),
-  logging: z.strictObject({ level: z.enum(['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent']).default('info') }).default({ level: 'info' }),
+  logging: loggingSchema.default({ level: 'info', format: 'auto', summaryEvery: 300_000 }),
+  /** Notifications of fills, claims, refusals, kill-switch trips, errors and a daily summary (src/notify). */
+  notify: notifySchema.optional(),
   strategies: z.array(strategyInstanceSchema).min(1, 'at least one strategy instance is required'),
 });
 

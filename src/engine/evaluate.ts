@@ -1,4 +1,5 @@
 import { KeeperError } from '../lib/errors.js';
+import type { EventPublisher } from '../lib/events.js';
 import type { Logger } from '../lib/logger.js';
 import { intentSchema, type Intent } from '../sdk/intents.js';
 import type { AnyStrategy } from '../sdk/strategy.js';
@@ -66,6 +67,8 @@ export interface EvaluateDeps {
   maxPriceAgeMs: number;
   /** The oldest wallet snapshot a decision may use, in ms (`feeds.maxWalletAge`). */
   maxWalletAgeMs: number;
+  /** Where risk-gate refusals are announced (src/lib/events.ts). */
+  events?: EventPublisher | undefined;
   logger: Logger;
 }
 
@@ -228,6 +231,7 @@ export async function evaluateShard(shard: Shard, window: DecisionWindow, now: n
         if (r.created && r.state === 'rejected') {
           log.warn({ instance: c.instance, intent: r.id, code: rec.rejection?.code, rule: rec.rejection?.rule }, `risk gate rejected: ${rec.rejection?.message ?? ''}`);
           if (rec.rejection) refusals.set(rec.rejection.rule, (refusals.get(rec.rejection.rule) ?? 0) + 1);
+          if (rec.rejection) deps.events?.publish({ type: 'refusal', at: now, instance: c.instance, intent: r.id, kind: rec.intent.kind, rule: rec.rejection.rule, message: rec.rejection.message });
         }
         if (r.state !== 'planned') continue;
         toQueue.push(r.id);

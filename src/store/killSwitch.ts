@@ -2,6 +2,7 @@ import type { Redis } from 'ioredis';
 import { z } from 'zod';
 import type { KillSwitchState } from '../engine/killSwitch.js';
 import { KILL_SWITCH_MODES } from '../engine/killSwitch.js';
+import { eventsKey, eventXaddArgs } from '../lib/events.js';
 
 const stateSchema = z.object({
   mode: z.enum(KILL_SWITCH_MODES),
@@ -38,7 +39,9 @@ export class KillSwitchStore {
    */
   async engage(mode: KillSwitchState['mode'], reason: string, by: string, now = Date.now(), options: { cancelResting?: boolean } = {}): Promise<KillSwitchState> {
     const state: KillSwitchState = { mode, reason, at: now, by, ...(options.cancelResting ? { cancelResting: { requestedAt: now, doneAt: null } } : {}) };
-    await this.redis.set(this.key, JSON.stringify(state));
+    // The event goes with the switch, in one transaction: whichever process throws it (the CLI, a worker, a loss
+    // limit), the deployment's notifier hears it.
+    await this.redis.multi().set(this.key, JSON.stringify(state)).xadd(eventsKey(this.prefix), ...this.switchEvent(state, true)).exec();
     return state;
   }
 
@@ -72,6 +75,7 @@ export class KillSwitchStore {
   async engageUnlessEngaged(mode: KillSwitchState['mode'], reason: string, by: string, now = Date.now()): Promise<KillSwitchState> {
     const state: KillSwitchState = { mode, reason, at: now, by };
     const set = await this.redis.set(this.key, JSON.stringify(state), 'NX');
+    if (set === 'OK') await this.redis.xadd(eventsKey(this.prefix), ...this.switchEvent(state, true));
     return set === 'OK' ? state : ((await this.read()) ?? state);
   }
 
@@ -83,7 +87,13 @@ export class KillSwitchStore {
   async release(now = Date.now()): Promise<boolean> {
     const day = new Date(now).toISOString().slice(0, 10);
     const [released] = (await this.redis.multi().del(this.key).del(`${this.prefix}:risk:peak`, `${this.prefix}:risk:daystart:${day}`).exec()) ?? [];
+    if (released?.[1] === 1) await this.redis.xadd(eventsKey(this.prefix), ...this.switchEvent({ mode: 'halt', reason: 'released', at: now, by: 'operator' }, false));
     return released?.[1] === 1;
+  }
+
+  /** The XADD arguments of the event that announces the switch engaged or released. */
+  private switchEvent(state: KillSwitchState, engaged: boolean): ReturnType<typeof eventXaddArgs> {
+    return eventXaddArgs({ type: 'kill-switch', at: state.at, engaged, mode: engaged ? state.mode : null, reason: state.reason, by: state.by });
   }
 }
 

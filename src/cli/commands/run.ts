@@ -24,6 +24,7 @@ export function registerRunCommand(program: Command, _ctx: CliContext): void {
     .addOption(new Option('--role <role>', 'which parts to run').choices(['all', 'scheduler', 'worker']).default('all'))
     .option('--prefix <prefix>', 'Redis key prefix of this deployment (default: the config, then "jk")')
     .option('--redis-url <url>', 'Redis URL (default: the config, REDIS_URL, then redis://127.0.0.1:6379)')
+    .addOption(new Option('--log-format <format>', 'json: JSON lines; pretty: human lines (default: the config\'s logging.format, auto: pretty when stderr is a terminal)').choices(['json', 'pretty', 'auto']))
     .option('--yes', 'start a live keeper without asking for confirmation (it still prints the limits)')
     .addOption(new Option('--dashboard-port <port>', 'port of the dashboard (default: the config, then 8787; 0: any free port, logged)').argParser(intInRange('--dashboard-port', 0, 65_535)))
     .option('--dashboard-host <host>', 'address the dashboard listens on (default: the config, then 127.0.0.1); any other than loopback needs DASHBOARD_TOKEN')
@@ -32,7 +33,7 @@ export function registerRunCommand(program: Command, _ctx: CliContext): void {
       const env = opts.wallet ? { ...process.env, JUPKEEPER_KEYPAIR_PATH: opts.wallet } : process.env;
       const { config, threads, close } = await loadConfigWithStrategies(opts.config, env);
       try {
-        const logger = createLogger({ level: process.env.LOG_LEVEL ?? config.logging.level });
+        const logger = createLogger({ level: process.env.LOG_LEVEL ?? config.logging.level, format: opts.logFormat ?? config.logging.format });
         // Loaded on demand: the daemon's modules (BullMQ, web3.js, the simulator) cost a second of start-up that
         // look-up commands should not pay.
         const { runKeeper } = await import('./runKeeper.js');

@@ -20,6 +20,8 @@ export interface RunOptions {
   role: 'all' | 'scheduler' | 'worker';
   prefix?: string;
   redisUrl?: string;
+  /** Console format: overrides the config's `logging.format` (auto: human lines when stderr is a terminal). */
+  logFormat?: 'json' | 'pretty' | 'auto';
   /** Start a live keeper without asking (it still prints what it will do). */
   yes?: boolean;
   /** The dashboard's address and port (over the config's `dashboard:`). */

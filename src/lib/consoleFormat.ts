@@ -1,0 +1,160 @@
+import type { FillLeg } from './events.js';
+import { describeFill, formatUsd, humanNumber, shortId } from './fills.js';
+
+// The console a person reads (`logging.format: pretty`, or `auto` on a terminal): each JSON log record becomes one
+// human line, a few of them something better than their fields (the start banner, fills, claims, summaries). The
+// JSON lines stay the record: this only renders them.
+
+/** A parsed JSON log line. */
+export type LogRecord = Record<string, unknown>;
+
+const LEVELS: Record<number, string> = { 10: 'TRACE', 20: 'DEBUG', 30: 'INFO ', 40: 'WARN ', 50: 'ERROR', 60: 'FATAL' };
+
+/** The per-trade lines a fill line replaces: "three per trade" is noise for a person. */
+const FOLDED = new Set(['intent planned', 'signed; signature persisted before submit', 'landed']);
+
+/** Fields every line has, or that the line shows in its own place. */
+const PLAIN = new Set(['level', 'time', 'msg', 'pid', 'hostname', 'service', 'component', 'instance']);
+
+/** What the banner calls each risk limit (config `risk.*`), with how to show its value. */
+const LIMITS: ReadonlyArray<[string, string, (v: unknown) => string]> = [
+  ['maxNotionalUsdPerIntent', 'per intent', (v) => `${usd(v)} max`],
+  ['maxDailyNotionalUsd', 'per UTC day', (v) => `${usd(v)} max`],
+  ['maxSlippageBps', 'slippage', (v) => `${Number(v) / 100}% max`],
+  ['minSolReserveLamports', 'SOL reserve', (v) => `${humanNumber(Number(v) / 1e9)} SOL kept`],
+  ['maxDailyFeeLamports', 'fees per day', (v) => `${humanNumber(Number(v) / 1e9)} SOL max`],
+  ['maxPriorityFeeLamports', 'priority fee', (v) => `${humanNumber(Number(v) / 1e9)} SOL max`],
+  ['maxDailyLossUsd', 'daily loss', (v) => `${usd(v)} halts`],
+  ['maxDrawdownPct', 'drawdown', (v) => `${String(v)}% halts`],
+  ['maxEventExposureUsd', 'per prediction event', (v) => `${usd(v)} max`],
+  ['maxIntentsPerEvaluation', 'intents per decision', (v) => `${String(v)} max`],
+];
+
+/**
+ * The human text of one record (one line, the banner several), with its newline; undefined for a record a person
+ * need not see (the per-trade lines a fill line replaces).
+ */
+export function formatRecord(rec: LogRecord): string | undefined {
+  const msg = typeof rec.msg === 'string' ? rec.msg : '';
+  const level = typeof rec.level === 'number' ? rec.level : 30;
+  if (level <= 30 && FOLDED.has(msg)) return undefined;
+  const time = clock(rec.time);
+  if (msg === 'keeper started' && level === 30) return banner(rec);
+  if (msg === 'filled' && level === 30) {
+    const what = describeFill({ kind: str(rec.kind), in: leg(rec.in), out: leg(rec.out), price: num(rec.price), priceUnit: typeof rec.priceUnit === 'string' ? rec.priceUnit : undefined });
+    return `${time} filled  ${str(rec.instance)}  ${what}${sig(rec.signature)}\n`;
+  }
+  if (msg === 'claimed' && level === 30) return `${time} claimed  ${str(rec.instance)}  ${str(rec.reason)}${sig(rec.signature)}\n`;
+  if (msg === 'summary' && level === 30) return `${time} summary  ${summaryLine(rec)}\n`;
+  const head = [time, LEVELS[level] ?? String(level), rec.component, rec.instance].filter((p) => typeof p === 'string' && p !== '').join(' ');
+  const extra = Object.entries(rec)
+    .filter(([k, v]) => !PLAIN.has(k) && v !== undefined)
+    .map(([k, v]) => `${k}=${value(v)}`)
+    .join(' ');
+  return `${head}  ${msg}${extra ? `  ${extra}` : ''}\n`;
+}
+
+/** The summary fields as a phrase: "since start (12m): 4 trades, $12.30 volume, 0.00002 SOL fees, P&L $0.00, ...". */
+export function summaryLine(rec: LogRecord): string {
+  const n = (k: string) => num(rec[k]) ?? 0;
+  const plural = (count: number, word: string) => `${count} ${word}${count === 1 ? '' : 's'}`;
+  const pnl = num(rec.pnlUsd);
+  const since = num(rec.sinceMs);
+  const parts = [
+    plural(n('trades'), 'trade'),
+    `${formatUsd(n('volumeUsd'))} volume`,
+    `${humanNumber(Number(rec.feesLamports ?? 0) / 1e9)} SOL fees`,
+    `P&L ${pnl === undefined ? 'unknown' : formatUsd(pnl)}`,
+    plural(n('claims'), 'claim'),
+    plural(n('refusals'), 'refusal'),
+  ];
+  if (n('errors') > 0) parts.push(plural(n('errors'), 'error'));
+  return `${str(rec.period) || 'since start'}${since !== undefined ? ` (${age(since)})` : ''}: ${parts.join(', ')}`;
+}
+
+function banner(rec: LogRecord): string {
+  const live = rec.venue === 'live';
+  const rule = '='.repeat(78);
+  const lines = [rule, live ? ' jup-keeper  LIVE TRADING: REAL MONEY, REAL TRANSACTIONS' : ' jup-keeper  PAPER TRADING on the simulator (no real money)'];
+  lines.push(` venue      ${str(rec.venue)}${rec.venueUrl ? ` at ${str(rec.venueUrl)}` : ''}`);
+  lines.push(` wallet     ${str(rec.wallet)}`);
+  if (rec.role !== undefined && rec.role !== 'all') lines.push(` role       ${str(rec.role)}`);
+  const instances = Array.isArray(rec.instances) ? (rec.instances as LogRecord[]) : undefined;
+  const ids = Array.isArray(rec.strategies) ? (rec.strategies as unknown[]).map(String) : [];
+  lines.push(` strategies ${instances?.length ?? ids.length}`);
+  if (instances) {
+    const w = Math.max(...instances.map((i) => str(i.id).length), 2);
+    const s = Math.max(...instances.map((i) => str(i.strategy).length), 2);
+    for (const i of instances) lines.push(`   ${str(i.id).padEnd(w)}  ${str(i.strategy).padEnd(s)}  ${str(i.schedule)}`);
+  } else for (const id of ids) lines.push(`   ${id}`);
+  const limits = rec.limits && typeof rec.limits === 'object' ? (rec.limits as LogRecord) : undefined;
+  if (limits) {
+    lines.push(' limits');
+    for (const [key, label, show] of LIMITS) if (limits[key] !== undefined && limits[key] !== null) lines.push(`   ${label.padEnd(21)} ${show(limits[key])}`);
+  }
+  lines.push(rule);
+  return `${lines.join('\n')}\n`;
+}
+
+function leg(v: unknown): FillLeg | undefined {
+  if (!v || typeof v !== 'object') return undefined;
+  const l = v as LogRecord;
+  return typeof l.mint === 'string' && typeof l.symbol === 'string' && typeof l.amount === 'string' && typeof l.decimals === 'number' ? { mint: l.mint, symbol: l.symbol, amount: l.amount, decimals: l.decimals } : undefined;
+}
+
+function sig(v: unknown): string {
+  return typeof v === 'string' && v !== '' ? `  sig ${shortId(v)}` : '';
+}
+
+function clock(t: unknown): string {
+  return typeof t === 'number' ? new Date(t).toISOString().slice(11, 19) : '--:--:--';
+}
+
+function age(ms: number): string {
+  const m = Math.round(ms / 60_000);
+  if (m < 1) return `${Math.round(ms / 1000)}s`;
+  return m < 60 ? `${m}m` : `${Math.floor(m / 60)}h${String(m % 60).padStart(2, '0')}m`;
+}
+
+function usd(v: unknown): string {
+  const n = Number(v);
+  return Number.isFinite(n) ? formatUsd(n) : String(v);
+}
+
+function str(v: unknown): string {
+  if (typeof v === 'string') return v;
+  if (typeof v === 'number' || typeof v === 'boolean' || typeof v === 'bigint') return String(v);
+  return v === undefined || v === null ? '' : JSON.stringify(v);
+}
+
+function num(v: unknown): number | undefined {
+  return typeof v === 'number' && Number.isFinite(v) ? v : undefined;
+}
+
+function value(v: unknown): string {
+  const s = typeof v === 'string' ? (/\s/.test(v) ? JSON.stringify(v) : v) : JSON.stringify(v) ?? String(v);
+  return s.length > 160 ? `${s.slice(0, 159)}…` : s;
+}
+
+/**
+ * A destination for pino that writes human lines to `out`: each JSON line pino writes is parsed and formatted
+ * (a line that is not JSON passes through as it is).
+ */
+export function prettyDestination(out: { write(text: string): unknown }): { write(line: string): void } {
+  return {
+    write(line: string) {
+      for (const one of line.split('\n')) {
+        if (one === '') continue;
+        let rec: LogRecord;
+        try {
+          rec = JSON.parse(one) as LogRecord;
+        } catch {
+          out.write(`${one}\n`);
+          continue;
+        }
+        const text = formatRecord(rec);
+        if (text !== undefined) out.write(text);
+      }
+    },
+  };
+}

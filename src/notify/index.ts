@@ -1,0 +1,10 @@
+export { startEvents, msUntil, type EventsOptions, type RunningEvents } from './wire.js';
+export { StreamPublisher } from './publisher.js';
+export { StreamReader, NOTIFY_GROUP } from './reader.js';
+export { Notifier, SinkRunner, type SinkPolicy } from './notifier.js';
+export { NotifyError, postJson, type Sink } from './sinks/http.js';
+export { webhookSink } from './sinks/webhook.js';
+export { telegramSink } from './sinks/telegram.js';
+export { discordSink } from './sinks/discord.js';
+export { eventLine, messageText, summaryText } from './format.js';
+export { addToTally, emptyTally, tallyStream, type Tally } from './summary.js';

@@ -1,0 +1,46 @@
+import type { Redis } from 'ioredis';
+import { eventsKey, parseEvent, type EventOf, type KeeperEvent } from '../lib/events.js';
+
+/** What a summary counts. */
+export type Tally = Omit<EventOf<'summary'>, 'type' | 'at' | 'period' | 'pnlUsd'>;
+
+/** An empty tally. */
+export function emptyTally(): Tally {
+  return { trades: 0, claims: 0, volumeUsd: 0, feesLamports: '0', refusals: 0, errors: 0 };
+}
+
+/** Adds one event to a tally (fills are trades; their USD value is volume; fills' and claims' fees add up). */
+export function addToTally(t: Tally, e: KeeperEvent): Tally {
+  switch (e.type) {
+    case 'fill':
+      return { ...t, trades: t.trades + 1, volumeUsd: t.volumeUsd + (e.usd ?? 0), feesLamports: (BigInt(t.feesLamports) + BigInt(e.feeLamports ?? '0')).toString() };
+    case 'claim':
+      return { ...t, claims: t.claims + 1, feesLamports: (BigInt(t.feesLamports) + BigInt(e.feeLamports ?? '0')).toString() };
+    case 'refusal':
+      return { ...t, refusals: t.refusals + 1 };
+    case 'error':
+      return { ...t, errors: t.errors + 1 };
+    default:
+      return t;
+  }
+}
+
+/**
+ * Tallies the deployment's events from `fromMs` (inclusive) to `toMs` (exclusive) from the stream, whichever process
+ * published them: the stream's ids are the times they were appended. What the stream no longer holds (it keeps about
+ * EVENTS_MAXLEN entries) is not counted.
+ */
+export async function tallyStream(redis: Redis, prefix: string, fromMs: number, toMs: number): Promise<Tally> {
+  let tally = emptyTally();
+  let start = `${Math.max(0, Math.floor(fromMs))}-0`;
+  const end = `(${Math.floor(toMs)}-0`;
+  for (;;) {
+    const page = await redis.xrange(eventsKey(prefix), start, end, 'COUNT', 1_000);
+    for (const [, fields] of page) {
+      const e = parseEvent(fields[fields.indexOf('e') + 1]);
+      if (e) tally = addToTally(tally, e);
+    }
+    if (page.length < 1_000) return tally;
+    start = `(${page[page.length - 1]![0]}`;
+  }
+}

@@ -1,0 +1,108 @@
+// The console a person reads (issue 13, item 3): a JSON log record in, the exact human line out. The records are
+// the keeper's own (the fields of 'keeper started', 'filled', 'claimed', 'summary' as src/main.ts,
+// src/engine/landings.ts and src/notify/wire.ts log them).
+import { Writable } from 'node:stream';
+import { describe, expect, it } from 'vitest';
+import { formatRecord, prettyDestination } from '../../src/lib/consoleFormat.js';
+import { createLogger } from '../../src/lib/logger.js';
+
+const T = Date.parse('2026-11-27T06:01:02.345Z');
+const SOL = 'So11111111111111111111111111111111111111112';
+const USDC = 'EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v';
+const JUP = 'JUPyiwrYJFskUPiHa7hkeR8VUtAeFoSYbKedZNsDvCN';
+const SIG = '4xKq9TJm2Hc8qJ1n7k8W5xkQwBaz3d6mQ5f2Xo7mUvP1tq7yWJv3e9K6c2N8s4R1';
+
+describe('the human console', () => {
+  it('shows a swap fill in human units with its price and signature', () => {
+    const rec = { level: 30, time: T, service: 'jup-keeper', component: 'landings', msg: 'filled', instance: 'dca-sol-usdc', intent: 'i1', kind: 'swap', signature: SIG, in: { mint: SOL, symbol: 'SOL', amount: '50000000', decimals: 9 }, out: { mint: USDC, symbol: 'USDC', amount: '7410000', decimals: 6 }, price: 148.2, priceUnit: 'USD/SOL', usd: 7.41, feeLamports: '5000' };
+    expect(formatRecord(rec)).toBe('06:01:02 filled  dca-sol-usdc  swap 0.05 SOL → 7.41 USDC @ 148.20 USD/SOL  sig 4xKq9TJm…\n');
+  });
+
+  it('shows a buy the other way round at USD per token, and large and small amounts readably', () => {
+    const rec = { level: 30, time: T, msg: 'filled', instance: 'ladder', kind: 'swap', signature: SIG, in: { mint: USDC, symbol: 'USDC', amount: '1234567891', decimals: 6 }, out: { mint: JUP, symbol: 'JUP', amount: '1543210', decimals: 6 }, price: 800.0, priceUnit: 'USD/JUP' };
+    expect(formatRecord(rec)).toBe('06:01:02 filled  ladder  swap 1,234.57 USDC → 1.5432 JUP @ 800.00 USD/JUP  sig 4xKq9TJm…\n');
+    const tiny = { level: 30, time: T, msg: 'filled', instance: 'p', kind: 'swap', signature: null, in: { mint: SOL, symbol: 'SOL', amount: '1234', decimals: 9 }, out: { mint: JUP, symbol: 'JUP', amount: '15', decimals: 6 }, price: 0.01215, priceUnit: 'JUP/SOL' };
+    expect(formatRecord(tiny)).toBe('06:01:02 filled  p  swap 0.000001234 SOL → 0.000015 JUP @ 0.01215 JUP/SOL\n');
+  });
+
+  it('shows an order or a deposit with its one amount', () => {
+    const rec = { level: 30, time: T, msg: 'filled', instance: 'idle-yield', kind: 'lend.deposit', signature: SIG, in: { mint: 'JuprjznTrTSp2UFa3ZBUFgwdAmtZCq4MQCwysN55USD', symbol: 'JupUSD', amount: '100000000', decimals: 6 } };
+    expect(formatRecord(rec)).toBe('06:01:02 filled  idle-yield  lend.deposit 100.00 JupUSD  sig 4xKq9TJm…\n');
+  });
+
+  it('shows a claim with what it claimed', () => {
+    const rec = { level: 30, time: T, msg: 'claimed', instance: 'keeper', kind: 'prediction.claim', signature: SIG, reason: 'claim $10.2 of a settled winning position in POLY-1' };
+    expect(formatRecord(rec)).toBe('06:01:02 claimed  keeper  claim $10.2 of a settled winning position in POLY-1  sig 4xKq9TJm…\n');
+  });
+
+  it('shows the summary: trades, volume, fees, P&L, claims, refusals', () => {
+    const rec = { level: 30, time: T, msg: 'summary', period: 'since start', sinceMs: 312_000, trades: 12, claims: 1, volumeUsd: 1184.2, feesLamports: '60000', refusals: 2, errors: 0, pnlUsd: -0.31 };
+    expect(formatRecord(rec)).toBe('06:01:02 summary  since start (5m): 12 trades, $1,184.20 volume, 0.00006 SOL fees, P&L -$0.31, 1 claim, 2 refusals\n');
+    expect(formatRecord({ ...rec, trades: 1, refusals: 1, errors: 3, pnlUsd: null, sinceMs: 4_000_000 })).toBe('06:01:02 summary  since start (1h07m): 1 trade, $1,184.20 volume, 0.00006 SOL fees, P&L unknown, 1 claim, 1 refusal, 3 errors\n');
+  });
+
+  it('starts with a banner naming the venue, the wallet, each strategy with its schedule, and the limits', () => {
+    const rec = {
+      level: 30,
+      time: T,
+      msg: 'keeper started',
+      role: 'all',
+      wallet: 'ABLWj9yjWJPpBztDPYRk2GLbDnitDQNKZhPbd6wKhHPo',
+      venue: 'simulator',
+      venueUrl: 'http://127.0.0.1:45965',
+      strategies: ['dca-sol-usdc', 'ladder'],
+      instances: [
+        { id: 'dca-sol-usdc', strategy: 'dca-swap', schedule: 'every 15s' },
+        { id: 'ladder', strategy: 'limit-ladder', schedule: 'cron */5 * * * * (Europe/Paris)' },
+      ],
+      limits: { maxNotionalUsdPerIntent: 150, maxDailyNotionalUsd: 5000, maxSlippageBps: 100, minSolReserveLamports: '20000000', maxIntentsPerEvaluation: 8, maxDrawdownPct: 20 },
+    };
+    const rule = '='.repeat(78);
+    expect(formatRecord(rec)).toBe(
+      [
+        rule,
+        ' jup-keeper  PAPER TRADING on the simulator (no real money)',
+        ' venue      simulator at http://127.0.0.1:45965',
+        ' wallet     ABLWj9yjWJPpBztDPYRk2GLbDnitDQNKZhPbd6wKhHPo',
+        ' strategies 2',
+        '   dca-sol-usdc  dca-swap      every 15s',
+        '   ladder        limit-ladder  cron */5 * * * * (Europe/Paris)',
+        ' limits',
+        '   per intent            $150.00 max',
+        '   per UTC day           $5,000.00 max',
+        '   slippage              1% max',
+        '   SOL reserve           0.02 SOL kept',
+        '   drawdown              20% halts',
+        '   intents per decision  8 max',
+        rule,
+        '',
+      ].join('\n'),
+    );
+    expect(formatRecord({ ...rec, venue: 'live', venueUrl: 'https://api.jup.ag' })).toContain(' jup-keeper  LIVE TRADING: REAL MONEY, REAL TRANSACTIONS\n venue      live at https://api.jup.ag\n');
+  });
+
+  it('folds the three per-trade lines a fill line replaces, and shows any other line with its fields', () => {
+    for (const msg of ['intent planned', 'signed; signature persisted before submit', 'landed']) expect(formatRecord({ level: 30, time: T, msg })).toBeUndefined();
+    expect(formatRecord({ level: 40, time: T, service: 'jup-keeper', pid: 1, hostname: 'h', component: 'evaluate', instance: 'dca', msg: 'risk gate rejected: over the limit', intent: 'i9', rule: 'max-notional' })).toBe('06:01:02 WARN  evaluate dca  risk gate rejected: over the limit  intent=i9 rule=max-notional\n');
+    expect(formatRecord({ level: 50, time: T, msg: 'boom', err: { message: 'bad thing' } })).toBe('06:01:02 ERROR  boom  err={"message":"bad thing"}\n');
+    expect(formatRecord({ level: 30, time: T, msg: 'stopping', why: '--duration 14s elapsed' })).toBe('06:01:02 INFO   stopping  why="--duration 14s elapsed"\n');
+  });
+
+  it('renders a pino logger created with format pretty, and leaves JSON lines alone with format json', () => {
+    const lines: string[] = [];
+    const sink = new Writable({ write: (c: Buffer, _e, cb) => (lines.push(c.toString()), cb()) });
+    const pretty = createLogger({ destination: { write: (s: string) => sink.write(s) }, format: 'pretty' });
+    pretty.info({ instance: 'dca', kind: 'swap', signature: SIG, in: { mint: SOL, symbol: 'SOL', amount: '50000000', decimals: 9 }, out: { mint: USDC, symbol: 'USDC', amount: '7410000', decimals: 6 }, price: 148.2, priceUnit: 'USD/SOL' }, 'filled');
+    pretty.info({ intent: 'x' }, 'landed');
+    expect(lines.join('')).toMatch(/^\d\d:\d\d:\d\d filled {2}dca {2}swap 0\.05 SOL → 7\.41 USDC @ 148\.20 USD\/SOL {2}sig 4xKq9TJm…\n$/);
+    const json: string[] = [];
+    createLogger({ destination: { write: (s: string) => void json.push(s) }, format: 'json' }).info({ instance: 'dca' }, 'filled');
+    expect(JSON.parse(json.join(''))).toMatchObject({ msg: 'filled', instance: 'dca', level: 30 });
+  });
+
+  it('passes a line that is not JSON through', () => {
+    const out: string[] = [];
+    prettyDestination({ write: (s: string) => out.push(s) }).write('not json\n');
+    expect(out).toEqual(['not json\n']);
+  });
+});

@@ -40,6 +40,10 @@ import { HeartbeatStore } from './store/heartbeats.js';
 import type { DashboardSettings } from './dashboard/settings.js';
 import type { KeeperMetrics } from './dashboard/metrics.js';
 import { SnapshotStore } from './store/snapshots.js';
+import { rollOverPaperSession } from './store/paperSession.js';
+import { KeeperHeartbeat } from './store/presence.js';
+import { noteTradeFee } from './store/trades.js';
+import { walletValueUsd } from './engine/walletValue.js';
 
 /** What `jup-keeper run` passes to the keeper. */
 export interface KeeperOptions {
@@ -57,6 +61,11 @@ export interface KeeperOptions {
   wallet: HotWallet;
   /** Start from an empty namespace (a fresh in-process simulator and paper wallet: old records are meaningless). */
   freshSession?: boolean;
+  /**
+   * A new paper session (a new in-process simulator and paper wallet) on the prefix's kept history: the earlier
+   * session's ledger and realised P&L stay, what was bound to its chain and wallet goes (see rollOverPaperSession).
+   */
+  newPaperSession?: boolean;
   /** The threads of the config's strategies of the user's own, by module path (see src/cli/strategies.ts). */
   strategyThreads?: ReadonlyMap<string, IsolatedDecider>;
   /** The dashboard to serve (src/dashboard), or none. */
@@ -101,6 +110,9 @@ async function wireKeeper(o: KeeperOptions, opened: Closer[]): Promise<RunningKe
   if (o.freshSession) {
     const removed = await clearNamespace(redis, prefix);
     if (removed > 0) logger.info({ prefix, removed }, 'fresh paper session: cleared the records of the previous one');
+  } else if (o.newPaperSession) {
+    const r = await rollOverPaperSession(redis, prefix, Date.now());
+    if (r.keptIntents > 0) logger.info({ prefix, ...r }, 'new paper session: the earlier sessions\' intents and realised P&L are kept (run with --fresh to clear them); their unfinished intents expired');
   }
   // Loaded only when a dashboard is served: its metrics are fed by hooks of the parts wired below.
   const metrics: KeeperMetrics | undefined = o.dashboard ? new (await import('./dashboard/metrics.js')).KeeperMetrics() : undefined;
@@ -196,6 +208,8 @@ async function wireKeeper(o: KeeperOptions, opened: Closer[]): Promise<RunningKe
     now: Date.now,
   });
 
+  // The value at start is noted again by this start (see the heartbeat below).
+  await redis.hdel(`${prefix}:meta`, 'startValueUsd');
   await redis.hset(`${prefix}:meta`, {
     venue: config.venue.kind,
     venueUrl: publicUrl(o.venueUrl),
@@ -205,6 +219,20 @@ async function wireKeeper(o: KeeperOptions, opened: Closer[]): Promise<RunningKe
     startedAt: String(Date.now()),
     strategies: JSON.stringify(instances.map((s) => ({ id: s.id, strategy: s.strategy, version: s.definition.version, schedule: s.schedule }))),
   });
+  // Says this process runs (status: alive or stopped, and since when), and notes the wallet's value at start once
+  // the feeds have read this wallet and the market after the start.
+  const beganAt = Date.now();
+  const heartbeat = new KeeperHeartbeat(redis, prefix, {
+    role: o.role,
+    wallet: o.wallet.address,
+    onError: (err) => logger.warn({ err: err instanceof Error ? err.message : String(err) }, 'could not write the keeper heartbeat'),
+    startValue: async () => {
+      const [market, wallet, prediction] = await Promise.all([snapshots.read('market'), snapshots.read('wallet'), snapshots.read('prediction')]);
+      return market && wallet && wallet.address === o.wallet.address && wallet.at >= beganAt && market.at >= beganAt ? walletValueUsd(market, wallet, prediction).usd : undefined;
+    },
+  });
+  await heartbeat.start();
+  opened.push(() => heartbeat.close());
 
   const shards = shardRunner(
     instances.map((s) => ({ id: s.id, definition: s.definition, params: s.params, dailyBudgetUsd: s.dailyBudgetUsd, reactive: s.reactive, isolated: isolated(s), cadence: 'every' in s.schedule ? { every: s.schedule.every } : { cron: s.schedule.cron, tz: s.schedule.tz } })),
@@ -249,7 +277,7 @@ async function wireKeeper(o: KeeperOptions, opened: Closer[]): Promise<RunningKe
         execute: async (id, signal) => {
           const result = await executor.execute(id, signal);
           if (result.state === 'landed' && !result.superseded) {
-            await recordLanding(id, { intent: (i) => intents.get(i), market: () => snapshots.read('market'), feeOf: (sig) => rpc.transactionFee(sig), recordFee: (i, fee, at) => risk.recordFee(i, fee, at), recordFill: (inst, fill) => pnl.recordFill(inst, fill), events: events.publisher, logger: logger.child({ component: 'landings' }) }, Date.now());
+            await recordLanding(id, { intent: (i) => intents.get(i), market: () => snapshots.read('market'), feeOf: (sig) => rpc.transactionFee(sig), recordFee: (i, fee, at) => risk.recordFee(i, fee, at).then(() => noteTradeFee(redis, prefix, i, fee)), recordFill: (inst, fill) => pnl.recordFill(inst, fill), events: events.publisher, logger: logger.child({ component: 'landings' }) }, Date.now());
           }
           if (result.state === 'rejected' && !result.superseded) announceRefusal(await intents.get(id), events.publisher, Date.now());
           return result;
@@ -316,6 +344,7 @@ async function wireKeeper(o: KeeperOptions, opened: Closer[]): Promise<RunningKe
       await workers?.close();
       await events.close();
       await queues.close();
+      await heartbeat.close().catch((err: unknown) => logger.warn({ err: err instanceof Error ? err.message : String(err) }, 'could not remove the keeper heartbeat'));
       await bullConnection.quit().catch(() => undefined);
       await intents.close();
       await redis.quit().catch(() => undefined);

@@ -8,6 +8,7 @@ import { registerRunCommand } from './commands/run.js';
 import { invokesSim, registerSimCommand } from './commands/sim.js';
 import { registerStatusCommand } from './commands/status.js';
 import { registerIntentsCommand } from './commands/intents.js';
+import { registerTradesCommand } from './commands/trades.js';
 import { registerKillSwitchCommand } from './commands/killSwitch.js';
 import { registerSendCommand } from './commands/send.js';
 import {
@@ -33,6 +34,7 @@ registerRunCommand(program, ctx);
 registerSimCommand(program, ctx);
 registerStatusCommand(program, ctx);
 registerIntentsCommand(program, ctx);
+registerTradesCommand(program, ctx);
 registerKillSwitchCommand(program, ctx);
 registerSendCommand(program, ctx);
 

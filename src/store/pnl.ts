@@ -43,6 +43,22 @@ export class PnlStore {
     return { realizedUsd: n.parse(h[0] ?? 0), volumeUsd: n.parse(h[1] ?? 0), fills: n.parse(h[2] ?? 0) };
   }
 
+  /**
+   * What an instance holds by its book (bought by its swaps and not sold yet): per mint, the base units and their
+   * average cost in USD. Read-only.
+   */
+  async holdings(instance: string): Promise<Array<{ mint: string; qty: number; costUsd: number }>> {
+    const raw = await this.redis.hgetall(`${this.prefix}:pnl:${instance}`);
+    const out: Array<{ mint: string; qty: number; costUsd: number }> = [];
+    for (const [field, value] of Object.entries(raw)) {
+      if (!field.startsWith('qty:')) continue;
+      const mint = field.slice('qty:'.length);
+      const qty = Number(value);
+      if (Number.isFinite(qty) && qty > 0) out.push({ mint, qty, costUsd: Number(raw[`cost:${mint}`] ?? 0) });
+    }
+    return out.sort((a, b) => (a.mint < b.mint ? -1 : 1));
+  }
+
   /** Ids of the instances that have a P&L book (including ones no longer configured), sorted. Read-only. */
   async instances(): Promise<string[]> {
     const found = new Set<string>();

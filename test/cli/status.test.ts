@@ -161,10 +161,14 @@ describe.concurrent('jup-keeper status', () => {
       expect(out).toMatch(/^\s+SOL\s+2\.5\s+\(native\)$/m);
       expect(out).toMatch(/^\s+USDC\s+12\.345678\s/m);
       expect(out).toMatch(/^\s+HELP\s+1\.5\s/m);
-      expect(out).toMatch(/^\s+dca\s+dca-swap@1\.0\.0\s+every 2s\s+1m ago\s+intents\s+swap landed\b/m);
+      // No keeper beats under this prefix: it is not running, so no next run is shown.
+      expect(out).toMatch(/^\s+dca\s+dca-swap@1\.0\.0\s+every 2s\s+1m ago\s+stopped\s+intents\s+swap landed\b/m);
       expect(out).toContain('cron */5 * * * * UTC');
       expect(out).toMatch(/^\s+trigger\s+\S+\s+1 SOL for 200 USDC, 1 SOL left$/m);
-      expect(out).toMatch(/^\s+total\s+\$10\.00\s+\$211\.00\s+3$/m);
+      // Fixed decimals, signed P&L: realised, unrealised (nothing the books bought is still held), volume, fills.
+      expect(out).toMatch(/^\s+total\s+\+\$10\.00\s+\$0\.00\s+\$211\.00\s+3$/m);
+      expect(out).toMatch(/^P&L\s+realised \+\$10\.00, unrealised \$0\.00 /m);
+      expect(out).toMatch(/^keeper\s+not running \(no heartbeat recorded/m);
       expect(out).toMatch(/^refusals \(latest 2\)$/m);
       expect(out).toContain(REFUSAL);
       expect(out).toMatch(/dca\.swap\.risk\s+dca\s+\S+ ago\s+max-daily-notional\s+daily notional limit reached/);

@@ -24,12 +24,19 @@ const DEFAULT_PREFIX = 'jk';
 /** How long a read-only command waits for Redis before saying it does not answer, ms. */
 const CONNECT_TIMEOUT_MS = 2_000;
 
-/** Adds `--redis-url`, `--prefix`, `--config` and `--json` to a read-only command. */
-export function withRedisArgs(command: Command): Command {
+/**
+ * Adds `--redis-url`, `--prefix`, `--config` and `--json` to a read-only command. With `locate`, the help says how
+ * the command finds the keeper without them (see withLocatedKeeper in locate.ts).
+ */
+export function withRedisArgs(command: Command, o: { locate?: boolean } = {}): Command {
+  const prefixHelp = o.locate
+    ? `key prefix of the deployment (default: the config; else the keeper alive on the Redis, found by its heartbeat; else ./config/paper.yaml's; else "${DEFAULT_PREFIX}")`
+    : `key prefix of the deployment (default: the config, then "${DEFAULT_PREFIX}")`;
+  const urlHelp = o.locate ? `Redis URL (default: the config, ./config/paper.yaml's, REDIS_URL, then ${DEFAULT_REDIS_URL})` : `Redis URL (default: the config, REDIS_URL, then ${DEFAULT_REDIS_URL})`;
   return withJson(
     command
-      .option('--redis-url <url>', `Redis URL (default: the config, REDIS_URL, then ${DEFAULT_REDIS_URL})`)
-      .option('--prefix <prefix>', `key prefix of the deployment (default: the config, then "${DEFAULT_PREFIX}")`)
+      .option('--redis-url <url>', urlHelp)
+      .option('--prefix <prefix>', prefixHelp)
       .option('--config <file>', 'take the Redis URL and prefix from this keeper config file'),
   );
 }

@@ -24,6 +24,7 @@ export function registerRunCommand(program: Command, _ctx: CliContext): void {
     .addOption(new Option('--role <role>', 'which parts to run').choices(['all', 'scheduler', 'worker']).default('all'))
     .option('--prefix <prefix>', 'Redis key prefix of this deployment (default: the config, then "jk")')
     .option('--redis-url <url>', 'Redis URL (default: the config, REDIS_URL, then redis://127.0.0.1:6379)')
+    .option('--fresh', "paper on the in-process simulator: clear the prefix's records instead of keeping the earlier sessions' intents and realised P&L")
     .addOption(new Option('--log-format <format>', 'json: JSON lines; pretty: human lines (default: the config\'s logging.format, auto: pretty when stderr is a terminal)').choices(['json', 'pretty', 'auto']))
     .option('--yes', 'start a live keeper without asking for confirmation (it still prints the limits)')
     .addOption(new Option('--dashboard-port <port>', 'port of the dashboard (default: the config, then 8787; 0: any free port, logged)').argParser(intInRange('--dashboard-port', 0, 65_535)))

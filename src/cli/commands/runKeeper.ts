@@ -17,6 +17,8 @@ export interface RunOptions {
   venueUrl?: string;
   wallet?: string;
   duration?: number;
+  /** Paper on the in-process simulator: clear the prefix's history instead of keeping it (see rollOverPaperSession). */
+  fresh?: boolean;
   role: 'all' | 'scheduler' | 'worker';
   prefix?: string;
   redisUrl?: string;
@@ -64,8 +66,11 @@ export async function runKeeper(config: KeeperConfig, opts: RunOptions, logger: 
       const { confirmLiveStart } = await import('../liveConfirm.js');
       await confirmLiveStart(config, { wallet: wallet.address, venueUrl: urls.venueUrl, rpcUrl: urls.rpcUrl, yes: opts.yes === true }, { input: process.stdin, output: process.stderr });
     }
-    const freshSession = sim !== undefined && config.wallet.paper && !opts.wallet;
-    const keeper = await startKeeper({ config, role: opts.role, redisUrl, prefix: opts.prefix ?? config.redis.prefix, venueUrl: urls.venueUrl, rpcUrl: urls.rpcUrl, wallet, logger, freshSession, strategyThreads, dashboard });
+    // A paper start runs a new simulator and wallet: history is kept unless --fresh (see rollOverPaperSession).
+    const paperSession = sim !== undefined && config.wallet.paper && !opts.wallet;
+    const freshSession = paperSession && opts.fresh === true;
+    const newPaperSession = paperSession && !freshSession;
+    const keeper = await startKeeper({ config, role: opts.role, redisUrl, prefix: opts.prefix ?? config.redis.prefix, venueUrl: urls.venueUrl, rpcUrl: urls.rpcUrl, wallet, logger, freshSession, newPaperSession, strategyThreads, dashboard });
     cleanups.push(() => keeper.close());
     await stopRequested;
   } finally {

@@ -16,8 +16,12 @@ import { SnapshotStore, type MarketSnapshot, type WalletSnapshot } from '../../s
 import type { CliContext } from '../context.js';
 import { formatDuration, formatMicroUsd, formatUsd, mintLabel } from '../format.js';
 import { formatFields, formatTable } from '../output.js';
+import { cadenceTag } from '../../engine/shards.js';
+import { walletValueUsd } from '../../engine/walletValue.js';
+import { readPresence, type KeeperBeat } from '../../store/presence.js';
+import { withLocatedKeeper, type LocatedKeeper } from './locate.js';
 import { renderKeeperJobs, type KeeperJobsDocument } from './statusKeeper.js';
-import { clip, formatAge, nothingStored, prefixInUse, resolveLocation, safeRedisUrl, shortId, withKeeperRedis, withRedisArgs, type KeeperLocation, type RedisArgs } from './redisArgs.js';
+import { clip, formatAge, nothingStored, prefixInUse, safeRedisUrl, shortId, withRedisArgs, type KeeperLocation, type RedisArgs } from './redisArgs.js';
 
 /** Guard refusals listed at most, newest first. */
 const MAX_REFUSALS = 10;
@@ -30,6 +34,8 @@ const metaSchema = z.object({
   wallet: z.string().optional(),
   config: z.string().optional(),
   startedAt: z.coerce.number().optional(),
+  /** The wallet's value at the first wallet and market snapshots after the start (USD). */
+  startValueUsd: z.coerce.number().optional(),
   strategies: z
     .string()
     .optional()
@@ -60,7 +66,7 @@ export interface StatusDocument {
   wallet: { address: string } | null;
   balances: { at: number; sol: { lamports: bigint; ui: string }; tokens: Balance[] } | null;
   killSwitch: { engaged: boolean; mode: KillSwitchMode | null; reason: string | null; by: string | null; at: number | null };
-  strategies: Array<{ id: string; strategy: string; version: string | null; schedule: z.output<typeof scheduleSchema>; lastDecision: DecisionSummary | null; pnl: Pnl }>;
+  strategies: Array<{ id: string; strategy: string; version: string | null; schedule: z.output<typeof scheduleSchema>; lastDecision: DecisionSummary | null; pnl: Pnl; nextRunAt: NextRun }>;
   intents: { total: number; byState: Record<IntentState, number> };
   orders: { trigger: WalletSnapshot['trigger']; recurring: WalletSnapshot['recurring'] } | null;
   positions: { lend: WalletSnapshot['lend']; prediction: WalletSnapshot['prediction'] } | null;
@@ -74,13 +80,43 @@ export interface StatusDocument {
   keeperJobs: KeeperJobsDocument;
   /** The risk gate's tallies of the UTC day and the marks the loss limits measure from. */
   risk: { refusalsToday: Record<string, number>; notionalTodayUsd: number; feesTodayLamports: bigint; peakValueUsd: number | null; dayStartValueUsd: number | null };
+  /**
+   * Whether a keeper runs, by its heartbeats: `alive` while any keeper process of the prefix beats (every 5 s, each
+   * beat lives 20 s); `since` is when the oldest live process started, or, once none is alive, when the keeper
+   * stopped (its clean stop, else its last beat); null when no keeper of this version ever beat here.
+   */
+  heartbeat: { alive: boolean; since: number | null; lastBeatAt: number | null; stoppedAt: number | null; processes: KeeperBeat[] };
+  /** What the wallet was worth at the keeper's start and is worth now (at the latest snapshots), USD. */
+  walletValue: { startUsd: number | null; nowUsd: number | null; changeUsd: number | null; at: number | null; unpriced: string[] };
+  /** Unrealised P&L: what each strategy's swaps bought and still hold, at the latest prices, minus its average cost. */
+  unrealizedPnl: { strategies: Array<{ id: string; unrealizedUsd: number; unpriced: string[] }>; totalUsd: number };
+  /** How the prefix was found when no flag named it (`heartbeat`: the only keeper alive; `default-config`: ./config/paper.yaml's). */
+  located?: { how: LocatedKeeper['how']; othersAlive: string[] };
 }
+
+/** A strategy's next evaluation (unix ms) while its keeper is alive; null when stopped or not known. */
+export type NextRun = number | null;
 
 /** Registers `status`: what a keeper is doing and has done, read from Redis (nothing is started or changed). */
 export function registerStatusCommand(program: Command, ctx: CliContext): void {
-  withRedisArgs(program.command('status').description("a keeper's state from Redis: venue, wallet, strategies, intents, P&L (read-only)")).action(async (opts: RedisArgs) => {
-    const loc = resolveLocation(opts);
-    const doc = await withKeeperRedis(loc.redisUrl, async (redis) => ((await prefixInUse(redis, loc.prefix)) ? readStatus(redis, loc, Date.now()) : undefined));
+  withRedisArgs(
+    program
+      .command('status')
+      .description("a keeper's state from Redis: alive or stopped, venue, wallet and its value, strategies and their next runs, intents, P&L (read-only)")
+      .addHelpText(
+        'after',
+        `
+Without --prefix or --config, status finds the keeper \`npm start\` runs: on the Redis of --redis-url,
+./config/paper.yaml, REDIS_URL or redis://127.0.0.1:6379, the keeper alive now (by its heartbeat); with
+several alive, ./config/paper.yaml's; with none alive, ./config/paper.yaml's prefix (when that file is in the
+working directory), else "jk". A keeper is alive while its processes write their heartbeats (every 5 s, each
+living 20 s); once they stop, status says STOPPED and since when.`,
+      ),
+    { locate: true },
+  ).action(async (opts: RedisArgs) => {
+    const found = await withLocatedKeeper(opts, async (redis, loc) => ({ loc, doc: (await prefixInUse(redis, loc.prefix)) ? await readStatus(redis, loc, Date.now()) : undefined }));
+    const { loc } = found;
+    const doc = found.doc && (loc.how === 'flag' ? found.doc : { ...found.doc, located: { how: loc.how, othersAlive: loc.othersAlive } });
     if (doc === undefined) {
       if (opts.json) ctx.io.json({ prefix: loc.prefix, redis: safeRedisUrl(loc.redisUrl), empty: true, message: nothingStored(loc) });
       else ctx.io.out(`${nothingStored(loc)}\n`);
@@ -118,8 +154,16 @@ export async function readStatus(redis: Redis, loc: KeeperLocation, now: number)
     // The states recorded with a decision are those of that moment; show where each intent is now.
     const now = d ? new Map((await intents.read(d.intents.map((i) => i.id))).records.map((r) => [r.id, r.state])) : new Map<string, IntentState>();
     const lastDecision = d && { ...d, intents: d.intents.map((i) => ({ ...i, state: now.get(i.id) ?? i.state })) };
-    strategies.push({ id: s.id, strategy: s.strategy, version: s.version ?? null, schedule: s.schedule, lastDecision: lastDecision ?? null, pnl: pnlOf.get(s.id)! });
+    strategies.push({ id: s.id, strategy: s.strategy, version: s.version ?? null, schedule: s.schedule, lastDecision: lastDecision ?? null, pnl: pnlOf.get(s.id)!, nextRunAt: null as NextRun });
   }
+  const presence = await readPresence(redis, prefix);
+  const alive = presence.alive.length > 0;
+  if (alive) {
+    const next = await nextEvaluations(redis, prefix);
+    for (const s of strategies) s.nextRunAt = next.get(cadenceTag('every' in s.schedule ? { every: s.schedule.every } : { cron: s.schedule.cron, tz: s.schedule.tz })) ?? null;
+  }
+  const unrealized = [];
+  for (const id of pnlOf.keys()) unrealized.push({ id, ...unrealizedOf(await pnlStore.holdings(id), market) });
   // A corrupt record is left out here (and named by `intents`): one damaged hash must not hide the rest.
   const rejected = (await intents.read(await intents.idsIn('rejected'))).records;
   const guardRefusals = rejected
@@ -157,7 +201,53 @@ export async function readStatus(redis: Redis, loc: KeeperLocation, now: number)
     refusals,
     keeperJobs: await readKeeperStatus(redis, prefix, intents),
     risk: { refusalsToday, notionalTodayUsd, feesTodayLamports, peakValueUsd: marks.peakUsd, dayStartValueUsd: marks.dayStartUsd },
+    heartbeat: {
+      alive,
+      since: alive ? presence.alive[0]!.startedAt : (presence.stoppedAt ?? presence.lastBeatAt),
+      lastBeatAt: presence.lastBeatAt,
+      stoppedAt: alive ? null : presence.stoppedAt,
+      processes: presence.alive,
+    },
+    walletValue: valueOf(meta.startValueUsd, market, wallet, prediction),
+    unrealizedPnl: { strategies: unrealized, totalUsd: unrealized.reduce((t, u) => t + u.unrealizedUsd, 0) },
   };
+}
+
+/** The wallet's value at start (as the keeper noted it) and now (at the latest snapshots). */
+function valueOf(startUsd: number | undefined, market: MarketSnapshot | undefined, wallet: WalletSnapshot | undefined, prediction: Parameters<typeof walletValueUsd>[2]): StatusDocument['walletValue'] {
+  const now = market && wallet ? walletValueUsd(market, wallet, prediction) : undefined;
+  const start = startUsd ?? null;
+  return { startUsd: start, nowUsd: now?.usd ?? null, changeUsd: now && start !== null ? now.usd - start : null, at: wallet?.at ?? null, unpriced: now?.unpriced ?? [] };
+}
+
+/** A book's holdings at the market's prices, minus their cost; mints without a price are named and left out. */
+function unrealizedOf(holdings: ReadonlyArray<{ mint: string; qty: number; costUsd: number }>, market: MarketSnapshot | undefined): { unrealizedUsd: number; unpriced: string[] } {
+  let usd = 0;
+  const unpriced: string[] = [];
+  for (const h of holdings) {
+    const p = market?.prices[h.mint];
+    if (!p || !(p.usd > 0)) unpriced.push(h.mint);
+    else usd += (h.qty / 10 ** p.decimals) * p.usd - h.costUsd;
+  }
+  return { unrealizedUsd: usd, unpriced };
+}
+
+/**
+ * The next evaluation of each cadence (by its shard tag, `e5000` or `c<hash>`), from the job schedulers' next times
+ * that BullMQ keeps in the evaluate queue's repeat set (`<prefix>:evaluate:repeat`, scored by the next run, members
+ * `evaluate-<tag>.<n>of<count>`, a reactive shard's tag led by `r`). The earliest of a cadence's shards wins.
+ */
+async function nextEvaluations(redis: Redis, prefix: string): Promise<Map<string, number>> {
+  const raw = await redis.zrange(`${prefix}:evaluate:repeat`, 0, -1, 'WITHSCORES');
+  const out = new Map<string, number>();
+  for (let i = 0; i + 1 < raw.length; i += 2) {
+    const m = /^evaluate-r?([ec][0-9a-z]+)\.\d+of\d+$/.exec(raw[i]!);
+    const at = Number(raw[i + 1]);
+    if (!m || !Number.isFinite(at)) continue;
+    const prev = out.get(m[1]!);
+    if (prev === undefined || at < prev) out.set(m[1]!, at);
+  }
+  return out;
 }
 
 function symbolOf(mint: string, market: MarketSnapshot | undefined): string | null {
@@ -169,9 +259,12 @@ export function renderStatus(doc: StatusDocument): string {
   const ago = (at: number | null | undefined): string => (at ? `${formatAge(doc.at - at)} ago` : 'never');
   const out: string[] = [];
   const head: [string, string][] = [
-    ['keeper', `prefix ${doc.prefix} on ${doc.redis}${doc.keeper.startedAt ? `, started ${ago(doc.keeper.startedAt)}` : ''}${doc.keeper.config ? ` (${doc.keeper.config})` : ''}`],
+    ['keeper', keeperLine(doc, ago)],
+    ['where', `prefix ${doc.prefix} on ${doc.redis}${doc.keeper.config ? ` (${doc.keeper.config})` : ''}${locatedNote(doc)}`],
     ['venue', doc.venue ? `${doc.venue.kind} ${doc.venue.url ?? ''}`.trim() : 'unknown (no keeper meta)'],
     ['wallet', doc.wallet?.address ?? 'unknown'],
+    ['wallet value', walletValueLine(doc, ago)],
+    ['P&L', `realised ${formatPnlUsd(doc.pnl.total.realizedUsd)}, unrealised ${formatPnlUsd(doc.unrealizedPnl.totalUsd)} (the strategies' swaps, by average cost)`],
     ['kill switch', doc.killSwitch.engaged ? `ENGAGED (${doc.killSwitch.mode ?? 'halt'})${doc.killSwitch.by ? ` by ${doc.killSwitch.by}` : ''}${doc.killSwitch.at ? ` ${ago(doc.killSwitch.at)}` : ''}: ${doc.killSwitch.reason ?? ''}`.trim() : 'off'],
     ['risk today', riskLine(doc)],
     ['intents', `${doc.intents.total}${doc.intents.total > 0 ? ` (${INTENT_STATES.filter((s) => doc.intents.byState[s] > 0).map((s) => `${doc.intents.byState[s]} ${s}`).join(', ')})` : ''}`],
@@ -192,9 +285,10 @@ export function renderStatus(doc: StatusDocument): string {
       const d = s.lastDecision;
       const schedule = 'every' in s.schedule ? `every ${s.schedule.every % 1000 === 0 ? formatDuration(s.schedule.every / 1000) : `${s.schedule.every}ms`}` : `cron ${s.schedule.cron}${s.schedule.tz ? ` ${s.schedule.tz}` : ''}`;
       const intents = d?.intents.map((i) => `${i.kind} ${i.state}`).join(', ') || '-';
-      return [s.id, `${s.strategy}${s.version ? `@${s.version}` : ''}`, schedule, d ? ago(d.at) : 'never', d?.outcome ?? '-', intents, clip(d?.message ?? d?.intents.find((i) => i.reason)?.reason, 50)];
+      const next = !doc.heartbeat.alive ? 'stopped' : s.nextRunAt === null ? '-' : s.nextRunAt <= doc.at ? 'due now' : `in ${formatAge(s.nextRunAt - doc.at + 999)}`;
+      return [s.id, `${s.strategy}${s.version ? `@${s.version}` : ''}`, schedule, d ? ago(d.at) : 'never', next, d?.outcome ?? '-', intents, clip(d?.message ?? d?.intents.find((i) => i.reason)?.reason, 50)];
     });
-    out.push(`strategies\n${indent(formatTable([{ header: 'ID' }, { header: 'STRATEGY' }, { header: 'SCHEDULE' }, { header: 'DECIDED' }, { header: 'OUTCOME' }, { header: 'INTENTS' }, { header: 'MESSAGE' }], rows))}`);
+    out.push(`strategies\n${indent(formatTable([{ header: 'ID' }, { header: 'STRATEGY' }, { header: 'SCHEDULE' }, { header: 'DECIDED' }, { header: 'NEXT RUN' }, { header: 'OUTCOME' }, { header: 'INTENTS' }, { header: 'MESSAGE' }], rows))}`);
   }
   const orders = [
     ...(doc.orders?.trigger ?? []).map((o) => ['trigger', shortId(o.order), `${amount(o.inputMint, o.makingAmount)} for ${amount(o.outputMint, o.takingAmount)}, ${amount(o.inputMint, o.remainingMakingAmount)} left`]),
@@ -204,9 +298,10 @@ export function renderStatus(doc: StatusDocument): string {
   ];
   if (orders.length > 0) out.push(`open orders and positions\n${indent(formatTable([{ header: 'TYPE' }, { header: 'ID' }, { header: 'DETAILS' }], orders))}`);
   if (doc.pnl.strategies.length > 0) {
-    const row = (id: string, p: Pnl) => [id, formatUsd(p.realizedUsd), formatUsd(p.volumeUsd), String(p.fills)];
-    const rows = [...doc.pnl.strategies.map((p) => row(p.id, p)), row('total', doc.pnl.total)];
-    out.push(`realised P&L\n${indent(formatTable([{ header: 'STRATEGY' }, { header: 'REALISED', align: 'right' }, { header: 'VOLUME', align: 'right' }, { header: 'FILLS', align: 'right' }], rows))}`);
+    const unrealized = new Map(doc.unrealizedPnl.strategies.map((u) => [u.id, u.unrealizedUsd]));
+    const row = (id: string, p: Pnl, u: number | undefined) => [id, formatPnlUsd(p.realizedUsd), u === undefined ? '-' : formatPnlUsd(u), formatFixedUsd(p.volumeUsd), String(p.fills)];
+    const rows = [...doc.pnl.strategies.map((p) => row(p.id, p, unrealized.get(p.id))), row('total', doc.pnl.total, doc.unrealizedPnl.totalUsd)];
+    out.push(`P&L of swaps (average cost)\n${indent(formatTable([{ header: 'STRATEGY' }, { header: 'REALISED', align: 'right' }, { header: 'UNREALISED', align: 'right' }, { header: 'VOLUME', align: 'right' }, { header: 'FILLS', align: 'right' }], rows))}`);
   }
   const errors = Object.entries(doc.feedErrors);
   if (errors.length > 0) out.push(`feed errors\n${indent(formatFields(errors))}`);
@@ -216,6 +311,56 @@ export function renderStatus(doc: StatusDocument): string {
   }
   out.push(...renderKeeperJobs(doc.keeperJobs, ago));
   return out.join('\n');
+}
+
+/** Alive (with its processes) or stopped, and since when. */
+function keeperLine(doc: StatusDocument, ago: (at: number | null | undefined) => string): string {
+  const h = doc.heartbeat;
+  if (h.alive) {
+    const procs = h.processes.map((p) => `pid ${p.pid} on ${p.host}${p.role === 'all' ? '' : ` (${p.role})`}`).join(', ');
+    return `RUNNING since ${formatTime(h.since)} (${ago(h.since)}), heartbeat ${ago(h.lastBeatAt)}: ${procs}`;
+  }
+  if (h.since !== null) {
+    const how = h.stoppedAt !== null ? 'stopped cleanly' : 'no heartbeat since then: it died or hung';
+    const ran = doc.keeper.startedAt !== null && doc.keeper.startedAt <= h.since ? `; it had run ${formatAge(h.since - doc.keeper.startedAt)} from ${formatTime(doc.keeper.startedAt)}` : '';
+    return `STOPPED since ${formatTime(h.since)} (${ago(h.since)}, ${how})${ran}`;
+  }
+  return `not running (no heartbeat recorded${doc.keeper.startedAt ? `; last started ${ago(doc.keeper.startedAt)} by a version that did not beat` : ''})`;
+}
+
+/** Why this prefix, when no flag named it. */
+function locatedNote(doc: StatusDocument): string {
+  if (!doc.located) return '';
+  const how = doc.located.how === 'heartbeat' ? ', the keeper alive on this Redis' : doc.located.how === 'default-config' ? ', from ./config/paper.yaml' : ', the default';
+  const others = doc.located.othersAlive.length > 0 ? `; also alive here: ${doc.located.othersAlive.join(', ')} (--prefix)` : '';
+  return `${how}${others}`;
+}
+
+/** The wallet's value at start and now, and the change. */
+function walletValueLine(doc: StatusDocument, ago: (at: number | null | undefined) => string): string {
+  const v = doc.walletValue;
+  const start = v.startUsd === null ? 'not recorded' : formatFixedUsd(v.startUsd);
+  if (v.nowUsd === null) return `${start} at start; now unknown (no wallet or market snapshot yet)`;
+  const change = v.changeUsd === null ? '' : ` (${formatPnlUsd(v.changeUsd)})`;
+  const unpriced = v.unpriced.length > 0 ? `; ${v.unpriced.length} token(s) without a price left out` : '';
+  return `${start} at start, ${formatFixedUsd(v.nowUsd)} now${change} as of ${ago(v.at)}${unpriced}`;
+}
+
+/** USD with exactly 2 decimals ("$1,234.50", "$0.03"). */
+export function formatFixedUsd(value: number): string {
+  const text = Math.abs(value).toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+  return `${value < 0 && text !== '0.00' ? '-' : ''}$${text}`;
+}
+
+/** Signed USD with exactly 2 decimals ("+$1.20", "-$0.03", "$0.00"). */
+export function formatPnlUsd(value: number): string {
+  const text = formatFixedUsd(value);
+  return text === '$0.00' || text.startsWith('-') ? text : `+${text}`;
+}
+
+/** Unix ms as "YYYY-MM-DD HH:MM:SS UTC". */
+function formatTime(at: number | null): string {
+  return at === null ? '-' : `${new Date(at).toISOString().slice(0, 19).replace('T', ' ')} UTC`;
 }
 
 /** Today's notional, fees and refusals by rule, and the wallet's peak value. */

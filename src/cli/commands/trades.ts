@@ -1,0 +1,154 @@
+import { InvalidArgumentError, Option, type Command } from 'commander';
+import type { Redis } from 'ioredis';
+import { parseDuration } from '../../config/duration.js';
+import { formatUnits } from '../../lib/amounts.js';
+import { knownByMint } from '../../lib/mints.js';
+import { SnapshotStore } from '../../store/snapshots.js';
+import { readTrades, tradePriceUsd, type Trade, type TradeLeg } from '../../store/trades.js';
+import type { CliContext } from '../context.js';
+import { formatUsd } from '../format.js';
+import { formatTable } from '../output.js';
+import { withLocatedKeeper, type LocatedKeeper } from './locate.js';
+import { nothingStored, prefixInUse, shortId, withRedisArgs, type RedisArgs } from './redisArgs.js';
+
+interface TradesOptions extends RedisArgs {
+  since?: number;
+}
+
+/**
+ * One trade as `trades --json` prints it. An outside tool relies on exactly these keys: amounts are decimal strings
+ * in human units (the token's decimals: "0.05" SOL, not lamports; prediction contracts as contracts), null when the
+ * ledger does not record them; `priceUsd` a decimal string (USD per unit of the leg that is not a USD stablecoin,
+ * or per contract); `feeLamports` the transaction fee in lamports (a decimal string of an integer); `at` ISO 8601.
+ */
+export interface TradeRow {
+  intent: string;
+  strategy: string;
+  kind: string;
+  signature: string | null;
+  at: string;
+  inputMint: string | null;
+  inAmount: string | null;
+  outputMint: string | null;
+  outAmount: string | null;
+  priceUsd: string | null;
+  feeLamports: string | null;
+}
+
+/** Registers `trades`: every settled trade and claim of a keeper, read from its Redis ledger (read-only). */
+export function registerTradesCommand(program: Command, ctx: CliContext): void {
+  withRedisArgs(
+    program
+      .command('trades')
+      .description("a keeper's settled trades and claims from its Redis ledger, oldest first, amounts in token units (read-only)")
+      .addOption(new Option('--since <when>', 'only trades at or after this: a duration back from now (30m, 12h, 7d) or an ISO time (2026-11-27T05:00:00Z)').argParser(parseSince))
+      .addHelpText(
+        'after',
+        `
+What is listed: landed swaps; limit (trigger), recurring and prediction orders once the keeper's venue
+reconciliation saw them filled (a limit order at its own terms: the venue may have paid more; a recurring
+order's output is not recorded); prediction claims; Lend Earn deposits, withdrawals, mints and redeems.
+Orders still resting, cancels and sends are not trades (see \`intents\`, \`send list\`).
+
+--json prints an array of objects with exactly these keys:
+  intent, strategy, kind, signature, at, inputMint, inAmount, outputMint, outAmount, priceUsd, feeLamports
+Amounts are decimal strings in human units (the token's decimals: "0.05" SOL, not lamports); prediction
+contracts are counted in contracts, with a null mint; an amount the ledger does not record is null.
+priceUsd is a decimal string: USD per unit of the side that is not a USD stablecoin (per contract for
+prediction fills and claims), null when neither side is in USD. feeLamports is the transaction's fee in
+lamports. at is an ISO 8601 time (UTC). kind is one of swap, trigger.fill, recurring.fill, prediction.fill,
+prediction.sell, prediction.claim, lend.deposit, lend.withdraw, lend.mint, lend.redeem.
+
+Without --prefix or --config it finds the keeper as \`status\` does (the one alive, else ./config/paper.yaml's).`,
+      ),
+    { locate: true },
+  ).action(async (opts: TradesOptions) => {
+    const found = await withLocatedKeeper(opts, async (redis, loc) => ((await prefixInUse(redis, loc.prefix)) ? { loc, trades: await readWithDecimals(redis, loc.prefix, opts.since) } : { loc, trades: undefined }));
+    const { loc, trades } = found;
+    if (trades === undefined) {
+      // stdout stays a valid (empty) array for tools; the explanation goes to stderr.
+      if (opts.json) {
+        ctx.io.json([]);
+        ctx.io.err(`${nothingStored(loc)}\n`);
+      } else ctx.io.out(`${nothingStored(loc)}\n`);
+      return;
+    }
+    if (opts.json) {
+      ctx.io.json(trades.rows.map(tradeRow));
+      return;
+    }
+    ctx.io.out(renderTrades(trades.rows, loc, trades.symbolOf));
+  });
+}
+
+/** The trades, with decimals and symbols the snapshots know for mints outside the fixed table. */
+async function readWithDecimals(redis: Redis, prefix: string, since: number | undefined): Promise<{ rows: Trade[]; symbolOf: (mint: string) => string | undefined }> {
+  const snapshots = new SnapshotStore(redis, prefix);
+  const [market, wallet] = await Promise.all([snapshots.read('market').catch(() => undefined), snapshots.read('wallet').catch(() => undefined)]);
+  const decimalsOf = (mint: string) => market?.prices[mint]?.decimals ?? market?.tokens[mint]?.decimals ?? wallet?.holdings.find((h) => h.mint === mint)?.decimals;
+  const rows = await readTrades(redis, prefix, { since, decimalsOf });
+  return { rows, symbolOf: (mint) => market?.tokens[mint]?.symbol };
+}
+
+/** The JSON row of a trade: exactly the keys of the interface, in its order. */
+export function tradeRow(t: Trade): TradeRow {
+  return {
+    intent: t.intent,
+    strategy: t.strategy,
+    kind: t.kind,
+    signature: t.signature,
+    at: new Date(t.at).toISOString(),
+    inputMint: t.in?.mint ?? null,
+    inAmount: human(t.in),
+    outputMint: t.out?.mint ?? null,
+    outAmount: human(t.out),
+    priceUsd: tradePriceUsd(t),
+    feeLamports: t.feeLamports === null ? null : t.feeLamports.toString(),
+  };
+}
+
+function human(leg: TradeLeg | null): string | null {
+  return leg === null || leg.decimals === null || leg.amount === null ? null : formatUnits(leg.amount, leg.decimals);
+}
+
+/** The table a person reads: one line per trade, and a count. */
+export function renderTrades(trades: readonly Trade[], loc: LocatedKeeper, symbolOf: (mint: string) => string | undefined = () => undefined): string {
+  const head = `trades of prefix ${loc.prefix}${loc.how === 'heartbeat' ? ' (the keeper running now)' : ''}`;
+  if (trades.length === 0) return `${head}: none settled yet\n`;
+  const name = (leg: TradeLeg | null): string => (leg === null ? '?' : leg.mint === null ? (leg.label ?? 'contracts') : (knownByMint(leg.mint)?.symbol ?? symbolOf(leg.mint) ?? shortId(leg.mint)));
+  const amount = (leg: TradeLeg | null): string => {
+    if (leg === null || leg.amount === null) return 'not recorded';
+    const unit = leg.mint === null ? 'contracts' : name(leg);
+    return leg.decimals === null ? `${leg.amount} base units of ${unit}` : `${formatUnits(leg.amount, leg.decimals)} ${unit}`;
+  };
+  const rows = trades.map((t) => {
+    const price = tradePriceUsd(t);
+    return [
+      new Date(t.at).toISOString().slice(0, 19).replace('T', ' '),
+      t.strategy,
+      t.kind,
+      `${name(t.in)} → ${name(t.out)}`,
+      amount(t.in),
+      amount(t.out),
+      price === null ? '-' : formatUsd(Number(price)),
+      t.feeLamports === null ? '-' : `${formatUnits(t.feeLamports, 9)} SOL`,
+      shortId(t.signature, 6),
+    ];
+  });
+  const table = formatTable(
+    [{ header: 'TIME (UTC)' }, { header: 'STRATEGY' }, { header: 'KIND' }, { header: 'PAIR' }, { header: 'IN', align: 'right' }, { header: 'OUT', align: 'right' }, { header: 'PRICE', align: 'right' }, { header: 'FEE', align: 'right' }, { header: 'SIGNATURE' }],
+    rows,
+  );
+  return `${head}: ${trades.length} trade(s)\n${table}`;
+}
+
+/** `--since`: a duration back from now or an ISO time, as unix ms. */
+export function parseSince(value: string): number {
+  const ms = parseDuration(value);
+  if (ms !== undefined) return Date.now() - ms;
+  if (/^\d{4}-\d{2}-\d{2}/.test(value)) {
+    const at = Date.parse(value);
+    if (!Number.isNaN(at)) return at;
+  }
+  throw new InvalidArgumentError(`"${value}" is neither a duration (30m, 12h, 7d) nor an ISO time (2026-11-27T05:00:00Z).`);
+}

@@ -1,0 +1,156 @@
+import { randomBytes } from 'node:crypto';
+import { hostname } from 'node:os';
+import type { Redis } from 'ioredis';
+import { z } from 'zod';
+
+/**
+ * Whether a keeper is running, told by the keeper itself: each keeper process (any role) writes its own heartbeat
+ * key every few seconds with a TTL a few beats long, and deletes it when it stops cleanly. A process that dies or
+ * hangs stops beating and its key expires: nobody has to notice the death for status to tell it. The deployment's
+ * meta hash keeps the last beat and the clean stop, so a stopped keeper still says since when.
+ */
+
+/** How often a keeper process beats, ms. */
+export const BEAT_EVERY_MS = 5_000;
+/** How long a beat stays alive without a new one, ms (four beats: a loaded machine may delay one or two). */
+export const BEAT_TTL_MS = 20_000;
+
+const beatSchema = z.object({
+  pid: z.number(),
+  host: z.string(),
+  role: z.string(),
+  startedAt: z.number(),
+  at: z.number(),
+  wallet: z.string().nullable(),
+});
+
+/** One keeper process's heartbeat. */
+export type KeeperBeat = z.output<typeof beatSchema> & { id: string };
+
+/** What the keeper processes of a deployment say about themselves. */
+export interface KeeperPresence {
+  /** Processes whose heartbeat has not expired, oldest start first. */
+  alive: KeeperBeat[];
+  /** Unix ms of the last beat any process wrote (kept after they stop), null when none ever beat. */
+  lastBeatAt: number | null;
+  /** Unix ms when a process last stopped cleanly, null when none did (or one started after). */
+  stoppedAt: number | null;
+}
+
+/** The key of one process's heartbeat, and the pattern of them all, under a prefix. */
+export function heartbeatKeys(prefix: string): { beat: (id: string) => string; pattern: string } {
+  return { beat: (id) => `${prefix}:heartbeat:keeper:${id}`, pattern: `${globEscape(prefix)}:heartbeat:keeper:*` };
+}
+
+/** Writes this process's heartbeat while the keeper runs (start() / close(), as every long-lived part). */
+export class KeeperHeartbeat {
+  private readonly id = `${hostname()}:${process.pid}:${randomBytes(3).toString('hex')}`;
+  private timer: NodeJS.Timeout | undefined;
+  private beating: Promise<void> | undefined;
+  private readonly startedAt = Date.now();
+  private startValueNoted = false;
+
+  constructor(
+    private readonly redis: Redis,
+    private readonly prefix: string,
+    private readonly o: {
+      role: string;
+      wallet: string | null;
+      everyMs?: number;
+      ttlMs?: number;
+      onError?: (err: unknown) => void;
+      /** The wallet's value now (USD), once it can be told; asked at each beat until it answers, then noted once. */
+      startValue?: () => Promise<number | undefined>;
+    },
+  ) {}
+
+  /** Beats once (awaited: a keeper whose first beat fails has no working Redis), then every few seconds. */
+  async start(): Promise<void> {
+    await this.redis.hdel(`${this.prefix}:meta`, 'stoppedAt');
+    await this.beat();
+    this.timer = setInterval(() => {
+      // Never overlaps itself: a Redis slower than the interval skips beats (and the key may expire: rightly).
+      if (this.beating) return;
+      this.beating = this.beat()
+        .catch((err: unknown) => this.o.onError?.(err))
+        .finally(() => (this.beating = undefined));
+    }, this.o.everyMs ?? BEAT_EVERY_MS);
+    this.timer.unref();
+  }
+
+  private async beat(): Promise<void> {
+    const at = Date.now();
+    const beat: z.input<typeof beatSchema> = { pid: process.pid, host: hostname(), role: this.o.role, startedAt: this.startedAt, at, wallet: this.o.wallet };
+    await this.redis
+      .multi()
+      .set(heartbeatKeys(this.prefix).beat(this.id), JSON.stringify(beat), 'PX', this.o.ttlMs ?? BEAT_TTL_MS)
+      .hset(`${this.prefix}:meta`, 'lastBeatAt', String(at))
+      .exec();
+    if (this.o.startValue && !this.startValueNoted) {
+      const usd = await this.o.startValue();
+      if (usd !== undefined && Number.isFinite(usd)) {
+        // HSETNX: of several processes of one deployment, the first to see the wallet notes it.
+        await this.redis.hsetnx(`${this.prefix}:meta`, 'startValueUsd', usd.toFixed(6));
+        this.startValueNoted = true;
+      }
+    }
+  }
+
+  /** Stops beating, removes the heartbeat and notes the clean stop. */
+  async close(): Promise<void> {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = undefined;
+    await this.beating;
+    await this.redis.multi().del(heartbeatKeys(this.prefix).beat(this.id)).hset(`${this.prefix}:meta`, 'stoppedAt', String(Date.now())).exec();
+  }
+}
+
+/** Reads the heartbeats of a deployment and its last beat and clean stop. Read-only. */
+export async function readPresence(redis: Redis, prefix: string): Promise<KeeperPresence> {
+  const keys = await scanKeys(redis, heartbeatKeys(prefix).pattern);
+  const values = keys.length > 0 ? await redis.mget(...keys) : [];
+  const head = heartbeatKeys(prefix).beat('');
+  const alive = keys.flatMap((k, i) => {
+    const parsed = beatSchema.safeParse(safeJson(values[i]));
+    return parsed.success ? [{ ...parsed.data, id: k.slice(head.length) }] : [];
+  });
+  const [lastBeat, stopped] = await redis.hmget(`${prefix}:meta`, 'lastBeatAt', 'stoppedAt');
+  const num = (v: string | null | undefined) => (v && /^\d+$/.test(v) ? Number(v) : null);
+  return { alive: alive.sort((a, b) => a.startedAt - b.startedAt), lastBeatAt: num(lastBeat), stoppedAt: num(stopped) };
+}
+
+/**
+ * The prefixes of the deployments on this Redis with a keeper alive now (a heartbeat that has not expired), sorted.
+ * Scans the whole keyspace: for a command run by a person, not for a loop.
+ */
+export async function livePrefixes(redis: Redis): Promise<string[]> {
+  const marker = ':heartbeat:keeper:';
+  const found = new Set<string>();
+  for (const k of await scanKeys(redis, `*${marker}*`)) found.add(k.slice(0, k.lastIndexOf(marker)));
+  return [...found].sort();
+}
+
+async function scanKeys(redis: Redis, pattern: string): Promise<string[]> {
+  const out: string[] = [];
+  let cursor = '0';
+  do {
+    const [next, keys] = await redis.scan(cursor, 'MATCH', pattern, 'COUNT', 1000);
+    out.push(...keys);
+    cursor = next;
+  } while (cursor !== '0');
+  return out;
+}
+
+/** A prefix with Redis glob characters escaped, for MATCH. */
+function globEscape(text: string): string {
+  return text.replace(/[*?[\]\\]/g, (c) => `\\${c}`);
+}
+
+function safeJson(raw: string | null | undefined): unknown {
+  if (!raw) return undefined;
+  try {
+    return JSON.parse(raw) as unknown;
+  } catch {
+    return undefined;
+  }
+}

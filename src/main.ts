@@ -314,6 +314,10 @@ async function wireKeeper(o: KeeperOptions, opened: Closer[]): Promise<RunningKe
     );
   }
   let started = false;
+  logger.info({ role: o.role, wallet: o.wallet.address, venue: config.venue.kind, venueUrl: publicUrl(o.venueUrl), strategies: instances.map((s) => s.id), instances: instances.map((s) => ({ id: s.id, strategy: s.strategy, schedule: 'every' in s.schedule ? `every ${formatDuration(s.schedule.every)}` : `cron ${s.schedule.cron}${s.schedule.tz ? ` (${s.schedule.tz})` : ''}` })), limits: JSON.parse(stringifyJson(config.risk)) as unknown }, 'keeper started');
+  started = true;
+  // Started once the keeper runs: its modules (hono, Bull Board, the status reader) take some 400 ms to load, which
+  // the start of trading does not wait for.
   const dashboard = o.dashboard && metrics
     ? await (await import('./dashboard/server.js')).startDashboard({
         settings: o.dashboard,
@@ -331,8 +335,6 @@ async function wireKeeper(o: KeeperOptions, opened: Closer[]): Promise<RunningKe
       })
     : undefined;
   if (dashboard) opened.push(() => dashboard.close());
-  logger.info({ role: o.role, wallet: o.wallet.address, venue: config.venue.kind, venueUrl: publicUrl(o.venueUrl), strategies: instances.map((s) => s.id), instances: instances.map((s) => ({ id: s.id, strategy: s.strategy, schedule: 'every' in s.schedule ? `every ${formatDuration(s.schedule.every)}` : `cron ${s.schedule.cron}${s.schedule.tz ? ` (${s.schedule.tz})` : ''}` })), limits: JSON.parse(stringifyJson(config.risk)) as unknown }, 'keeper started');
-  started = true;
 
   return {
     wallet: o.wallet.address,

@@ -47,7 +47,8 @@ export function dashboardAuth(token: string | undefined): DashboardAuth {
       setCookie(c, SESSION_COOKIE, session, { httpOnly: true, sameSite: 'Strict', path: '/', secure: url.protocol === 'https:' });
       url.searchParams.delete('token');
       c.header('cache-control', 'no-store');
-      return c.redirect(`${url.pathname}${url.search}`, 303);
+      // A path, never an address: `//host/...` would send the browser elsewhere.
+      return c.redirect(`${url.pathname.replace(/^\/+/, '/')}${url.search}`, 303);
     }
     const bearer = /^Bearer\s+(.+)$/i.exec(c.req.header('authorization') ?? '')?.[1]?.trim();
     const cookie = getCookie(c, SESSION_COOKIE);

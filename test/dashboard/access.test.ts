@@ -75,6 +75,9 @@ describe('the dashboard on an address other than loopback', () => {
     expect(setCookie).toMatch(/SameSite=Strict/i);
     expect(setCookie).not.toContain(TOKEN);
     const cookie = setCookie.split(';')[0]!;
+    // The redirect is always to a path on the dashboard, never to another address.
+    const offsite = await fetch(`${new URL(run.url).origin}//evil.example/?token=${TOKEN}`, { redirect: 'manual' });
+    expect(offsite.headers.get('location')).toBe('/evil.example/');
     const page = await fetch(at('/'), { headers: { cookie } });
     expect(page.status).toBe(200);
     const html = await page.text();

@@ -16,6 +16,9 @@ const FOLDED = new Set(['intent planned', 'signed; signature persisted before su
 /** Fields every line has, or that the line shows in its own place. */
 const PLAIN = new Set(['level', 'time', 'msg', 'pid', 'hostname', 'service', 'component', 'instance']);
 
+/** Strategy instances the banner lists (a config of thousands gets a count for the rest). */
+const BANNER_INSTANCES = 30;
+
 /** What the banner calls each risk limit (config `risk.*`), with how to show its value. */
 const LIMITS: ReadonlyArray<[string, string, (v: unknown) => string]> = [
   ['maxNotionalUsdPerIntent', 'per intent', (v) => `${usd(v)} max`],
@@ -83,10 +86,13 @@ function banner(rec: LogRecord): string {
   const ids = Array.isArray(rec.strategies) ? (rec.strategies as unknown[]).map(String) : [];
   lines.push(` strategies ${instances?.length ?? ids.length}`);
   if (instances) {
-    const w = Math.max(...instances.map((i) => str(i.id).length), 2);
-    const s = Math.max(...instances.map((i) => str(i.strategy).length), 2);
-    for (const i of instances) lines.push(`   ${str(i.id).padEnd(w)}  ${str(i.strategy).padEnd(s)}  ${str(i.schedule)}`);
-  } else for (const id of ids) lines.push(`   ${id}`);
+    const shown = instances.slice(0, BANNER_INSTANCES);
+    const w = Math.max(...shown.map((i) => str(i.id).length), 2);
+    const s = Math.max(...shown.map((i) => str(i.strategy).length), 2);
+    for (const i of instances.slice(0, BANNER_INSTANCES)) lines.push(`   ${str(i.id).padEnd(w)}  ${str(i.strategy).padEnd(s)}  ${str(i.schedule)}`);
+  } else for (const id of ids.slice(0, BANNER_INSTANCES)) lines.push(`   ${id}`);
+  const total = instances?.length ?? ids.length;
+  if (total > BANNER_INSTANCES) lines.push(`   … and ${total - BANNER_INSTANCES} more`);
   const limits = rec.limits && typeof rec.limits === 'object' ? (rec.limits as LogRecord) : undefined;
   if (limits) {
     lines.push(' limits');

@@ -7,4 +7,4 @@ export { webhookSink } from './sinks/webhook.js';
 export { telegramSink } from './sinks/telegram.js';
 export { discordSink } from './sinks/discord.js';
 export { eventLine, messageText, summaryText } from './format.js';
-export { addToTally, emptyTally, tallyStream, type Tally } from './summary.js';
+export { addToTally, emptyTally, tallyAfter, tallyStream, type Tally } from './summary.js';

@@ -31,16 +31,25 @@ export function addToTally(t: Tally, e: KeeperEvent): Tally {
  * EVENTS_MAXLEN entries) is not counted.
  */
 export async function tallyStream(redis: Redis, prefix: string, fromMs: number, toMs: number): Promise<Tally> {
-  let tally = emptyTally();
-  let start = `${Math.max(0, Math.floor(fromMs))}-0`;
+  return (await tallyAfter(redis, prefix, emptyTally(), `${Math.max(0, Math.floor(fromMs))}-0`, toMs)).tally;
+}
+
+/**
+ * Adds to `tally` the events of the stream from `start` (an XRANGE start: an id, or `(id` for after it) to `toMs`
+ * (exclusive); returns the new tally and the last id read (undefined when none), to go on from next time.
+ */
+export async function tallyAfter(redis: Redis, prefix: string, tally: Tally, start: string, toMs: number): Promise<{ tally: Tally; last: string | undefined }> {
   const end = `(${Math.floor(toMs)}-0`;
+  let from = start;
+  let last: string | undefined;
   for (;;) {
-    const page = await redis.xrange(eventsKey(prefix), start, end, 'COUNT', 1_000);
-    for (const [, fields] of page) {
+    const page = await redis.xrange(eventsKey(prefix), from, end, 'COUNT', 1_000);
+    for (const [id, fields] of page) {
       const e = parseEvent(fields[fields.indexOf('e') + 1]);
       if (e) tally = addToTally(tally, e);
+      last = id;
     }
-    if (page.length < 1_000) return tally;
-    start = `(${page[page.length - 1]![0]}`;
+    if (page.length < 1_000) return { tally, last };
+    from = `(${last!}`;
   }
 }

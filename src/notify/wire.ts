@@ -11,7 +11,7 @@ import type { Sink } from './sinks/http.js';
 import { discordSink } from './sinks/discord.js';
 import { telegramSink } from './sinks/telegram.js';
 import { webhookSink } from './sinks/webhook.js';
-import { tallyStream } from './summary.js';
+import { emptyTally, tallyAfter, tallyStream } from './summary.js';
 
 /** What the event stream of a keeper process needs. */
 export interface EventsOptions {
@@ -52,9 +52,13 @@ export async function startEvents(o: EventsOptions): Promise<RunningEvents> {
   const sinks = o.notify ? configuredSinks(o.notify, o.env, o.prefix) : [];
   const stopErrors = onLoggedError((e) => publisher.publish({ type: 'error', at: now(), ...(e.component ? { component: e.component } : {}), message: e.message }));
 
+  // The run's tally, read on from where the last summary stopped: the stream's trimming loses nothing counted.
+  let run = { tally: emptyTally(), next: `${startedAt}-0` };
   const summary = async (): Promise<void> => {
     await publisher.close(1_000);
-    const [tally, pnlUsd] = await Promise.all([tallyStream(o.redis, o.prefix, startedAt, now() + 1), o.pnlUsd().catch(() => null)]);
+    const [read, pnlUsd] = await Promise.all([tallyAfter(o.redis, o.prefix, run.tally, run.next, now() + 1), o.pnlUsd().catch(() => null)]);
+    run = { tally: read.tally, next: read.last ? `(${read.last}` : run.next };
+    const tally = read.tally;
     o.logger.info({ period: 'since start', sinceMs: now() - startedAt, ...tally, volumeUsd: round2(tally.volumeUsd), pnlUsd: pnlUsd === null ? null : round2(pnlUsd) }, 'summary');
   };
   let summarizing: Promise<void> | undefined;

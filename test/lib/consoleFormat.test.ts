@@ -81,6 +81,14 @@ describe('the human console', () => {
     expect(formatRecord({ ...rec, venue: 'live', venueUrl: 'https://api.jup.ag' })).toContain(' jup-keeper  LIVE TRADING: REAL MONEY, REAL TRANSACTIONS\n venue      live at https://api.jup.ag\n');
   });
 
+  it('lists thirty strategies in the banner and counts the rest', () => {
+    const instances = Array.from({ length: 10_000 }, (_, i) => ({ id: `dca-${i}`, strategy: 'dca-swap', schedule: 'every 1m' }));
+    const text = formatRecord({ level: 30, time: T, msg: 'keeper started', venue: 'simulator', wallet: 'W', strategies: instances.map((i) => i.id), instances })!;
+    expect(text).toContain(' strategies 10000\n   dca-0   dca-swap  every 1m\n');
+    expect(text).toContain('   dca-29  dca-swap  every 1m\n   … and 9970 more\n');
+    expect(text.split('\n').length).toBeLessThan(40);
+  });
+
   it('folds the three per-trade lines a fill line replaces, and shows any other line with its fields', () => {
     for (const msg of ['intent planned', 'signed; signature persisted before submit', 'landed']) expect(formatRecord({ level: 30, time: T, msg })).toBeUndefined();
     expect(formatRecord({ level: 40, time: T, service: 'jup-keeper', pid: 1, hostname: 'h', component: 'evaluate', instance: 'dca', msg: 'risk gate rejected: over the limit', intent: 'i9', rule: 'max-notional' })).toBe('06:01:02 WARN  evaluate dca  risk gate rejected: over the limit  intent=i9 rule=max-notional\n');

@@ -8,7 +8,7 @@ import { Redis } from 'ioredis';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { eventsKey, type KeeperEvent } from '../../src/lib/events.js';
 import { createLogger } from '../../src/lib/logger.js';
-import { Notifier, SinkRunner, StreamPublisher, StreamReader, tallyStream, telegramSink, webhookSink, discordSink, msUntil, type SinkPolicy } from '../../src/notify/index.js';
+import { emptyTally, Notifier, SinkRunner, StreamPublisher, StreamReader, tallyAfter, tallyStream, telegramSink, webhookSink, discordSink, msUntil, type SinkPolicy } from '../../src/notify/index.js';
 import { KillSwitchStore } from '../../src/store/killSwitch.js';
 import { freePort } from '../helpers/keeper.js';
 
@@ -226,6 +226,13 @@ describe('the event stream in Redis', () => {
     await publisher.flush();
     expect(await tallyStream(redis, p3, t0 - 1_000, Date.now() + 1)).toEqual({ trades: 2, claims: 1, volumeUsd: 12.5, feesLamports: '15000', refusals: 1, errors: 1 });
     expect(await tallyStream(redis, p3, Date.now() + 10_000, Date.now() + 20_000)).toMatchObject({ trades: 0 });
+    // Read on from a cursor: what was counted is not counted again, and the stream's trimming cannot lose it.
+    const first = await tallyAfter(redis, p3, emptyTally(), `${t0 - 1_000}-0`, Date.now() + 1);
+    publisher.publish({ ...fill(3), usd: 1, feeLamports: '5000' });
+    await publisher.flush();
+    await redis.xtrim(eventsKey(p3), 'MAXLEN', 1);
+    const next = await tallyAfter(redis, p3, first.tally, `(${first.last!}`, Date.now() + 1);
+    expect(next.tally).toEqual({ trades: 3, claims: 1, volumeUsd: 13.5, feesLamports: '20000', refusals: 1, errors: 1 });
     await redis.del(eventsKey(p3));
   });
 });

@@ -79,9 +79,50 @@ describe('prediction markets of two providers', { timeout: 120_000 }, () => {
     expect(liveYes.pricing.buyYesPriceUsd! + liveNo.pricing.buyNoPriceUsd!).toBeLessThan(DOLLAR);
   });
 
+  it('lists SOL 5-minute up-or-down windows on both providers before they start, and settles each on its price to beat', async () => {
+    type Raw = { marketId: string; title: string; status: string; result: string | null; closeTime: number; rulesPrimary: string; pricing: { buyYesPriceUsd: number | null; buyNoPriceUsd: number | null } };
+    const raw = async (id: string) => (await (await fetch(`${sim.url}/prediction/v1/markets/${id}`)).json()) as Raw;
+    const windows = async (provider: PredictionProvider) =>
+      (await all(provider)).filter((e) => e.metadata?.title === 'SOL Up or Down - 5 minutes').sort((a, b) => a.markets[0]!.closeTime - b.markets[0]!.closeTime);
+    const [poly, kalshi] = await Promise.all([windows('polymarket'), windows('kalshi')]);
+    // The first windows (from 3 minutes after the venue's start), back to back, each listed 10 minutes before it begins, on both providers.
+    expect(poly.length).toBeGreaterThanOrEqual(2);
+    expect(kalshi.map((e) => e.metadata?.slug)).toEqual(poly.map((e) => e.metadata?.slug));
+    const closes = poly.map((e) => e.markets[0]!.closeTime);
+    closes.slice(1).forEach((c, i) => expect(c - closes[i]!).toBe(300));
+    expect(poly.every((e) => /^POLY-\d+$/.test(e.markets[0]!.marketId)) && kalshi.every((e) => /^KXSOL5M-\d+-UP$/.test(e.markets[0]!.marketId))).toBe(true);
+    // The next window trades before it starts, at about even odds; its price to beat is set when it starts.
+    const [next, twin] = [poly[1]!.markets[0]!, kalshi[1]!.markets[0]!];
+    const before = await raw(next.marketId);
+    expect(before.title).toBe('Up');
+    expect(before.rulesPrimary).toContain('set then');
+    for (const m of [before, await raw(twin.marketId)]) {
+      expect(m.pricing.buyYesPriceUsd).toBeGreaterThanOrEqual(400_000);
+      expect(m.pricing.buyYesPriceUsd).toBeLessThanOrEqual(600_000);
+    }
+    const { nowMs } = await control<{ nowMs: number }>(sim, '/clock', undefined, 'GET');
+    // To its start (closeTime is in whole seconds: the last ms of that second is past the start, and the close one
+    // window later falls within the same price tick as the close itself).
+    await control(sim, '/clock', { advanceMs: (next.closeTime - 300) * 1000 + 999 - nowMs });
+    const started = await raw(next.marketId);
+    const toBeat = Number(/the price to beat, \$([\d.]+)\)/.exec(started.rulesPrimary)?.[1]);
+    expect(toBeat).toBeGreaterThan(0);
+    // At its close it resolves Up (YES) if SOL is above the price to beat, on both providers alike.
+    await control(sim, '/clock', { advanceMs: 300_000 });
+    const { tokens } = await control<{ tokens: Array<{ symbol: string; usdPrice: number }> }>(sim, '/tokens', undefined, 'GET');
+    const spot = tokens.find((t) => t.symbol === 'SOL')!.usdPrice;
+    for (const id of [next.marketId, twin.marketId]) {
+      const settled = await raw(id);
+      expect(settled.status).toBe('closed');
+      expect(settled.result).toBe(spot > toBeat ? 'yes' : 'no');
+    }
+  });
+
   it('resolves a crypto question at its close time on the venue price against its strike', async () => {
     const crypto = (await jup.prediction.getEvents({ category: 'crypto', includeMarkets: true, start: 0, end: 1_000 })).data;
-    const soonest = crypto.filter((e) => e.markets.every((m) => m.isTradable)).sort((a, b) => a.markets[0]!.closeTime - b.markets[0]!.closeTime)[0]!;
+    // The price windows with strikes ("Above $185"); the 5-minute up-or-down windows have a test of their own.
+    const strikes = crypto.filter((e) => e.markets.every((m) => m.isTradable && m.title.startsWith('Above $')));
+    const soonest = strikes.sort((a, b) => a.markets[0]!.closeTime - b.markets[0]!.closeTime)[0]!;
     const symbol = soonest.metadata!.title!.split(' ')[0]!;
     const { nowMs } = await control<{ nowMs: number }>(sim, '/clock', undefined, 'GET');
     await control(sim, '/clock', { advanceMs: soonest.markets[0]!.closeTime * 1000 - nowMs });

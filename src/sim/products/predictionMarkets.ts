@@ -3,7 +3,7 @@ import { Rng } from '../rng.js';
 import type { SimClock } from '../clock.js';
 import { PRICE_TICK_MS, type PriceBook } from '../market/prices.js';
 import type { SimToken } from '../catalog.js';
-import { BACKFILL_MS, STORY_INTERVAL_MS, storyAt, strikeProbability, type Question, type Story } from './predictionStories.js';
+import { BACKFILL_MS, FIRST_WINDOW_DELAY_MS, STORY_INTERVAL_MS, storyAt, strikeProbability, WINDOW_LEAD_MS, WINDOW_MS, windowAt, type Question, type Story } from './predictionStories.js';
 
 /** The two outside liquidity providers the prediction API aggregates (`provider` query; polymarket is the default). */
 export const PROVIDERS = ['polymarket', 'kalshi'] as const;
@@ -89,8 +89,9 @@ export interface Level {
  * The prediction markets of the venue: stories open on a fixed schedule (about four an hour, every category coming
  * round), each listed by both providers under their own ids with the same questions. A question's probability is a
  * seeded walk (crypto questions follow the venue's own token prices to their strike); each provider quotes its own
- * walk around it, so the same question is sometimes priced apart on the two. Markets close at their close time and
- * resolve at once; `resolve` settles one early. The same seed gives the same stories and prices.
+ * walk around it, so the same question is sometimes priced apart on the two. Besides the stories, both providers list
+ * SOL's 5-minute up-or-down windows back to back, each some minutes before it starts. Markets close at their close
+ * time and resolve at once; `resolve` settles one early. The same seed gives the same stories and prices.
  */
 export class MarketBook {
   private readonly events = new Map<string, SimEvent>();
@@ -101,6 +102,12 @@ export class MarketBook {
   /** The walks' grid point at the venue's start: stories opened before it start their walks there. */
   private readonly originGrid: number;
   private nextIndex = 0;
+  /** Start of the up-or-down windows' schedule: window `i` starts `i` windows after it (window 4032, the first, soon after the venue). */
+  private readonly windowEpochMs: number;
+  /** The next window to list, from the first: none runs before it. */
+  private nextWindow = BACKFILL_MS / WINDOW_MS;
+  /** Up-or-down windows listed that have not started: their price to beat is not known yet. */
+  private readonly unstarted = new Set<Story>();
 
   constructor(
     private readonly seed: number,
@@ -110,6 +117,9 @@ export class MarketBook {
   ) {
     const now = clock.now();
     this.epochMs = Math.floor(now / STORY_INTERVAL_MS) * STORY_INTERVAL_MS - BACKFILL_MS;
+    // The windows run back to back from shortly after the venue's start (a live venue's sit on the clock's 5-minute
+    // marks): whenever a paper run starts, the first window is listed, not begun, and settles at the same time after.
+    this.windowEpochMs = now + FIRST_WINDOW_DELAY_MS - BACKFILL_MS;
     this.originGrid = Math.floor(this.gridAt(now));
   }
 
@@ -117,6 +127,8 @@ export class MarketBook {
   advance(): SimMarket[] {
     const now = this.clock.now();
     while (this.epochMs + this.nextIndex * STORY_INTERVAL_MS <= now) this.list(this.nextIndex++, now);
+    while (this.windowEpochMs + this.nextWindow * WINDOW_MS - WINDOW_LEAD_MS <= now) this.listWindow(this.nextWindow++, now);
+    for (const w of this.unstarted) if (w.beginMs !== null && w.beginMs <= now) this.start(w, now);
     const resolved: SimMarket[] = [];
     for (const m of this.open) {
       if (m.status === 'open' && m.story.closeMs <= now) resolved.push(...this.settle(m, this.naturalResult(m)));
@@ -205,14 +217,40 @@ export class MarketBook {
       return token ? this.prices.usdAgo(token.mint, openedAgo) : undefined;
     };
     const story = storyAt(this.seed, this.epochMs, index, usd);
+    this.add(story, `prediction:latent:${index}`, (provider) => eventIdOf(provider, story), (provider, i) => marketIdOf(provider, story, i), now);
+  }
+
+  /** Lists the up-or-down window at `index` on both providers, unless it closed before it could be read. */
+  private listWindow(index: number, now: number): void {
+    const story = windowAt(this.windowEpochMs, index);
+    if (story.closeMs <= now) return;
+    this.add(story, `prediction:window:${index}`, (provider) => windowEventIdOf(provider, index), (provider) => windowMarketIdOf(provider, index), now);
+    this.unstarted.add(story);
+  }
+
+  /**
+   * Sets the price to beat of a window that started: the price at its start, to the minute as a crypto story's
+   * strikes (the same whenever it is read, even after a jump of the clock past the start or the close).
+   */
+  private start(window: Story, now: number): void {
+    this.unstarted.delete(window);
+    for (const q of window.questions) {
+      const token = q.upDown ? this.tokens(q.upDown.symbol) : undefined;
+      const usd = token ? this.prices.usdAgo(token.mint, Math.max(0, now - window.beginMs!)) : undefined;
+      if (q.upDown && usd !== undefined) q.strike = { symbol: q.upDown.symbol, usd };
+    }
+  }
+
+  /** Lists a story's questions on both providers, with the walks named by `latentKey` and the ids given. */
+  private add(story: Story, latentKey: string, eventIdFor: (provider: ProviderId) => string, marketIdFor: (provider: ProviderId, i: number) => string, now: number): void {
     // The walks start when the story opens (whenever it is first read), or at the venue's start for older stories.
     const grid = Math.max(this.originGrid, Math.floor(this.gridAt(story.openMs)));
-    const latents = story.questions.map((q, i): Latent => ({ walk: newWalk(new Rng(this.seed, `prediction:latent:${index}:${i}`), grid, logit(q.p0), latentStep), result: null, resolvedAtMs: null, markets: [] }));
+    const latents = story.questions.map((q, i): Latent => ({ walk: newWalk(new Rng(this.seed, `${latentKey}:${i}`), grid, logit(q.p0), latentStep), result: null, resolvedAtMs: null, markets: [] }));
     for (const provider of PROVIDERS) {
-      const eventId = eventIdOf(provider, story);
+      const eventId = eventIdFor(provider);
       const event: SimEvent = { eventId, provider, story, markets: [] };
       story.questions.forEach((question, i) => {
-        const marketId = marketIdOf(provider, story, i);
+        const marketId = marketIdFor(provider, i);
         const rng = new Rng(this.seed, `prediction:deviation:${marketId}`);
         const d0 = rng.normal() * PROVIDER_SD;
         const m: SimMarket = {
@@ -346,6 +384,15 @@ function eventIdOf(provider: ProviderId, s: Story): string {
 /** Market ids: Polymarket numbers of their own, Kalshi the event ticker and a suffix (`KXF1-25-LN`). */
 function marketIdOf(provider: ProviderId, s: Story, i: number): string {
   return provider === 'polymarket' ? `POLY-${600_000 + s.index * 7 + i}` : `KX${ticker(s.series)}-${s.index}-${ticker(s.questions[i]!.title).slice(0, 3)}${i}`;
+}
+
+/** Ids of the up-or-down windows: Polymarket numbers of their own (apart from the stories'), Kalshi's KXSOL5M series. */
+function windowEventIdOf(provider: ProviderId, index: number): string {
+  return provider === 'polymarket' ? `POLY-${1_000_000 + index}` : `KXSOL5M-${index}`;
+}
+
+function windowMarketIdOf(provider: ProviderId, index: number): string {
+  return provider === 'polymarket' ? `POLY-${2_000_000 + index}` : `KXSOL5M-${index}-UP`;
 }
 
 function ticker(text: string): string {

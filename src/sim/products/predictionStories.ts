@@ -21,10 +21,15 @@ const ROTATION: readonly StoryCategory[] = ['sports', 'crypto', 'politics', 'esp
 
 /** One binary question of a story: a market on each provider. */
 export interface Question {
-  /** The market's title ("Lakers", "Above $185"). */
+  /** The market's title ("Lakers", "Above $185", "Up"). */
   title: string;
-  /** Crypto questions: the token symbol and strike (USD) that resolve it, read from the venue's prices. */
+  /**
+   * Crypto questions: the token symbol and strike (USD) that resolve it, read from the venue's prices. An up-or-down
+   * window's strike (its price to beat) is set when the window starts.
+   */
   strike?: { symbol: string; usd: number };
+  /** Up-or-down windows: YES if the token's price at the close is above its price at the start. */
+  upDown?: { symbol: string };
   /** Other questions: the starting probability of YES, for the latent walk. */
   p0: number;
 }
@@ -114,6 +119,49 @@ export function storyAt(seed: number | string, epochMs: number, index: number, u
       return story(base, { subcategory: 'launches', tags: ['tech', company], title: `${company} ships ${product}`, subtitle: 'Before the deadline?', series: `${company} launches`, beginMs: null, closeMs: openMs + Math.round(between(2, 20)) * DAY, questions: [{ title: `${company} ships on time`, p0: p() }] });
     }
   }
+}
+
+/**
+ * Short crypto windows: "SOL Up or Down - 5 minutes", listed by both providers back to back (Polymarket lists 5-minute
+ * up-or-down windows on SOL, Kalshi its KXSOL5M series besides KXSOL15M). A window is listed some minutes before it
+ * starts and trades at about even odds until then; its price to beat is the price when it starts.
+ */
+export const WINDOW_MS = 5 * 60_000;
+/** How long before its start a window is listed: the next two are always open for orders. */
+export const WINDOW_LEAD_MS = 10 * 60_000;
+/**
+ * When the first window begins after the venue starts: the windows run back to back from then. A paper run can
+ * trade it before it begins (at about even odds, while its price to beat is not set) and sees it settle a window
+ * and this much after its start.
+ */
+export const FIRST_WINDOW_DELAY_MS = 3 * 60_000;
+/** The token of the up-or-down windows (the venue's one crypto price walk that prediction markets read). */
+const WINDOW_SYMBOL = 'SOL';
+
+/**
+ * The up-or-down window at `index` of the schedule starting at `epochMs`: it starts at epochMs + index x WINDOW_MS
+ * and closes one window later. Its story index is the window's own (ids are made apart).
+ */
+export function windowAt(epochMs: number, index: number): Story {
+  const beginMs = epochMs + index * WINDOW_MS;
+  const closeMs = beginMs + WINDOW_MS;
+  const hhmm = (ms: number) => new Date(ms).toISOString().slice(11, 16);
+  return {
+    index,
+    category: 'crypto',
+    subcategory: WINDOW_SYMBOL.toLowerCase(),
+    tags: ['crypto', WINDOW_SYMBOL, 'up-or-down'],
+    title: `${WINDOW_SYMBOL} Up or Down - 5 minutes`,
+    subtitle: `${new Date(beginMs).toISOString().slice(0, 10)} ${hhmm(beginMs)}-${hhmm(closeMs)} UTC`,
+    series: `${WINDOW_SYMBOL} 5m`,
+    slug: `${WINDOW_SYMBOL.toLowerCase()}-updown-5m-${Math.floor(beginMs / 1000)}`,
+    openMs: beginMs - WINDOW_LEAD_MS,
+    beginMs,
+    closeMs,
+    questions: [{ title: 'Up', upDown: { symbol: WINDOW_SYMBOL }, p0: 0.5 }],
+    // The busiest markets of the crypto category.
+    activity: 2,
+  };
 }
 
 /** The probability that a crypto question resolves YES now: a lognormal price reaching the strike by close. */

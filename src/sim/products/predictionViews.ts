@@ -72,7 +72,9 @@ export function marketView(book: MarketBook, m: SimMarket, resultPubkey: MarketR
     resolveAt: resolvedAt === null ? null : iso(resolvedAt),
     marketResultPubkey: resultPubkey(m),
     imageUrl: imageUrl(m.story.slug),
-    rulesPrimary: m.question.strike
+    rulesPrimary: m.question.upDown
+      ? `Resolves YES (Up) if ${m.question.upDown.symbol} trades above its price at ${iso(m.story.beginMs ?? m.story.openMs)} (the price to beat${m.question.strike ? `, $${m.question.strike.usd}` : ', set then'}) at ${iso(m.story.closeMs)} on the venue's price feed; otherwise NO (Down).`
+      : m.question.strike
       ? `Resolves YES if ${m.question.strike.symbol} trades above $${m.question.strike.usd} at ${iso(m.story.closeMs)} on the venue's price feed.`
       : `Resolves YES if "${m.question.title}" is the outcome of "${m.story.title}".`,
     rulesSecondary: '',

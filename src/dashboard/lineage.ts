@@ -87,6 +87,8 @@ function landedOutcome(r: IntentRecord, market: MarketSnapshot | undefined): Int
     const payout = r.quote?.payoutMicroUsd;
     return { kind: 'claim', payoutUsd: typeof payout === 'bigint' ? formatUnits(payout, 6) : null };
   }
+  // An order placed on the venue, before the venue reconciliation has read how it stands.
+  if (r.intent.kind === 'trigger.create' || r.intent.kind === 'recurring.create' || r.intent.kind === 'prediction.buy') return { kind: 'order', product: r.intent.kind.split('.')[0]!, order: null, status: 'placed' };
   return { kind: 'landed' };
 }
 

@@ -27,14 +27,14 @@ export function statusPage(o: { csrf: string; nonce: string; prefix: string }): 
 </header>
 <main>
   <section class="cards">
-    <div class="card"><h2>Wallet</h2><div id="wallet-address" class="mono small">…</div><div id="wallet-value" data-testid="wallet-value" class="big">…</div><div id="balances" class="small"></div></div>
+    <div class="card"><h2>Wallet</h2><div id="wallet-address" class="mono small">…</div><div id="wallet-value" data-testid="wallet-value" class="big">…</div><div id="wallet-change" class="small muted"></div><div id="balances" class="small"></div></div>
     <div class="card" id="ks-card"><h2>Kill switch</h2><div id="ks-state" data-testid="kill-switch-state" class="big">…</div><div id="ks-detail" class="small"></div>
       <button id="ks-button" data-testid="kill-switch-button" type="button" disabled>…</button><div id="ks-error" class="error small"></div></div>
-    <div class="card"><h2>P&amp;L (realised)</h2><div id="pnl-total" class="big">…</div><div id="pnl-detail" class="small"></div></div>
+    <div class="card"><h2>P&amp;L</h2><div id="pnl-total" class="big">…</div><div id="pnl-detail" class="small"></div></div>
     <div class="card"><h2>Keeper</h2><div id="keeper" class="small"></div></div>
   </section>
   <section class="card wide"><h2>Wallet value and P&amp;L over time</h2><div id="chart" data-testid="chart"></div></section>
-  <section class="card wide"><h2>Strategies</h2><table id="strategies" data-testid="strategies"><thead><tr><th>ID</th><th>Strategy</th><th>Schedule</th><th>Last decision</th><th>Outcome</th><th>Intents</th><th>Message</th><th class="num">Realised</th><th class="num">Fills</th></tr></thead><tbody></tbody></table></section>
+  <section class="card wide"><h2>Strategies</h2><table id="strategies" data-testid="strategies"><thead><tr><th>ID</th><th>Strategy</th><th>Schedule</th><th>Last decision</th><th>Next run</th><th>Outcome</th><th>Intents</th><th>Message</th><th class="num">Realised</th><th class="num">Fills</th></tr></thead><tbody></tbody></table></section>
   <section class="card wide"><h2>Open orders and positions</h2><table id="orders" data-testid="orders"><thead><tr><th>Type</th><th>Account</th><th>Details</th></tr></thead><tbody></tbody></table></section>
   <section class="card wide"><h2>Latest intents: intent → job → transaction → fill or claim</h2><table id="intents" data-testid="intents"><thead><tr><th>When</th><th>Intent</th><th>What</th><th>State</th><th>Job</th><th>Transaction</th><th>Outcome</th></tr></thead><tbody></tbody></table></section>
   <section class="card wide"><h2>Refusals</h2><table id="refusals"><thead><tr><th>When</th><th>Intent</th><th>Strategy</th><th>Rule</th><th>Reason</th></tr></thead><tbody></tbody></table></section>
@@ -64,7 +64,7 @@ h2{font-size:13px;text-transform:uppercase;letter-spacing:.06em;color:var(--mute
 table{border-collapse:collapse;width:100%;font-size:13px}th,td{text-align:left;padding:5px 8px;border-bottom:1px solid var(--line);vertical-align:top}
 th{color:var(--muted);font-weight:600;font-size:12px}td.num,th.num{text-align:right}
 .pill{display:inline-block;padding:1px 7px;border-radius:10px;font-size:11.5px;font-weight:600;background:#2a3440}
-.pill.landed,.pill.completed,.pill.ok{background:#1f4d2c;color:#7ee2a0}.pill.failed,.pill.rejected,.pill.expired,.pill.error{background:#5c1f1f;color:#ffa198}
+.pill.landed,.pill.completed,.pill.ok,.pill.placed,.pill.open,.pill.filled{background:#1f4d2c;color:#7ee2a0}.pill.failed,.pill.rejected,.pill.expired,.pill.error{background:#5c1f1f;color:#ffa198}
 .pill.submitted,.pill.signed,.pill.active,.pill.built,.pill.guarded,.pill.planned,.pill.waiting,.pill.delayed{background:#4d3b10;color:#f2cc60}
 button{margin-top:10px;font:inherit;font-weight:700;padding:8px 14px;border-radius:8px;border:0;cursor:pointer}
 button.engage{background:var(--bad);color:#fff}button.release{background:var(--ok);color:#06250f}button:disabled{opacity:.5;cursor:default}
@@ -100,7 +100,9 @@ function renderTop(st, health, points) {
   v.title = st.venue?.url || '';
   $('wallet-address').textContent = st.wallet?.address || 'unknown';
   const last = points.length > 0 ? points[points.length - 1] : null;
-  $('wallet-value').textContent = last ? usd(last.valueUsd) : '—';
+  const wv = st.walletValue;
+  $('wallet-value').textContent = wv?.nowUsd != null ? usd(wv.nowUsd) : last ? usd(last.valueUsd) : '—';
+  $('wallet-change').textContent = wv?.startUsd != null && wv?.changeUsd != null ? (wv.changeUsd > -0.005 ? '+' : '') + usd(wv.changeUsd) + ' since the start (' + usd(wv.startUsd) + ')' : '';
   const b = st.balances;
   if (b) for (const t of b.tokens) tokens.set(t.mint, { symbol: t.symbol || short(t.mint), decimals: t.decimals });
   $('balances').innerHTML = b ? ['<b>' + esc(b.sol.ui) + '</b> SOL'].concat(b.tokens.map((t) => '<b>' + esc(t.ui) + '</b> ' + esc(t.symbol || short(t.mint)))).join(' · ') + ' <span class="muted">(' + ago(b.at, st.at) + ')</span>' : '<span class="muted">no wallet reading yet</span>';
@@ -113,16 +115,18 @@ function renderTop(st, health, points) {
   btn.className = ks.engaged ? 'release' : 'engage';
   btn.textContent = ks.engaged ? 'Release kill switch' : 'Engage kill switch (halt)';
   const t = st.pnl.total;
-  $('pnl-total').innerHTML = '<span class="' + (t.realizedUsd <= -0.005 ? 'bad' : 'ok') + '">' + usd(t.realizedUsd) + '</span>';
-  $('pnl-detail').textContent = usd(t.volumeUsd) + ' traded in ' + t.fills + ' fill(s)' + (last ? '; chart P&L ' + usd(last.pnlUsd) : '');
+  $('pnl-total').innerHTML = '<span class="' + (t.realizedUsd <= -0.005 ? 'bad' : 'ok') + '">' + usd(t.realizedUsd) + '</span> <span class="small muted">realised</span>';
+  const unrealized = st.unrealizedPnl?.totalUsd;
+  $('pnl-detail').textContent = (unrealized != null ? 'unrealised ' + usd(unrealized) + '; ' : '') + usd(t.volumeUsd) + ' traded in ' + t.fills + ' fill(s)';
   const by = Object.entries(st.intents.byState).filter(([, n]) => n > 0).map(([s, n]) => n + ' ' + s).join(', ');
   $('keeper').innerHTML = [
     'health: ' + (health.healthy ? '<span class="ok">workers beating</span>' : '<span class="bad">' + esc(health.problem || 'unhealthy') + '</span>'),
+    st.heartbeat ? 'keeper: ' + (st.heartbeat.alive ? '<span class="ok">running</span>' : '<span class="bad">stopped</span>') + (st.heartbeat.since ? ' since ' + ago(st.heartbeat.since, st.at) : '') : '',
     'started ' + ago(st.keeper.startedAt, st.at),
     'intents: ' + st.intents.total + (by ? ' (' + esc(by) + ')' : ''),
     'snapshots: ' + ['market', 'wallet', 'prediction'].map((n) => n + ' ' + ago(st.snapshots[n]?.at, st.at)).join(', '),
     'today: ' + usd(st.risk.notionalTodayUsd) + ' traded',
-  ].map((l) => '<div>' + l + '</div>').join('');
+  ].filter((l) => l).map((l) => '<div>' + l + '</div>').join('');
 }
 
 function renderStrategies(st) {
@@ -131,8 +135,8 @@ function renderStrategies(st) {
     const d = s.lastDecision;
     const p = pnl.get(s.id) || s.pnl;
     const intents = d && d.intents.length > 0 ? d.intents.map((i) => esc(i.kind) + ' ' + pill(i.state)).join('<br>') : '<span class="muted">-</span>';
-    return '<tr data-strategy="' + esc(s.id) + '"><td class="mono">' + esc(s.id) + '</td><td>' + esc(s.strategy) + (s.version ? '<span class="muted">@' + esc(s.version) + '</span>' : '') + '</td><td>' + esc(every(s.schedule)) + '</td><td>' + (d ? ago(d.at, st.at) : 'never') + '</td><td>' + (d ? pill(d.outcome) : '-') + '</td><td>' + intents + '</td><td class="small">' + esc(d?.message || d?.intents.find((i) => i.reason)?.reason || '') + '</td><td class="num">' + usd(p.realizedUsd) + '</td><td class="num">' + p.fills + '</td></tr>';
-  }).join('') || '<tr><td colspan="9" class="muted">no strategy</td></tr>';
+    return '<tr data-strategy="' + esc(s.id) + '"><td class="mono">' + esc(s.id) + '</td><td>' + esc(s.strategy) + (s.version ? '<span class="muted">@' + esc(s.version) + '</span>' : '') + '</td><td>' + esc(every(s.schedule)) + '</td><td>' + (d ? ago(d.at, st.at) : 'never') + '</td><td>' + (s.nextRunAt ? ago(st.at, s.nextRunAt).replace(' ago', '').replace(/^/, 'in ') : '-') + '</td><td>' + (d ? pill(d.outcome) : '-') + '</td><td>' + intents + '</td><td class="small">' + esc(d?.message || d?.intents.find((i) => i.reason)?.reason || '') + '</td><td class="num">' + usd(p.realizedUsd) + '</td><td class="num">' + p.fills + '</td></tr>';
+  }).join('') || '<tr><td colspan="10" class="muted">no strategy</td></tr>';
 }
 
 function renderOrders(st) {
@@ -148,7 +152,7 @@ function outcome(o) {
   if (!o) return '<span class="muted">…</span>';
   if (o.kind === 'fill') return '<span class="ok">fill</span> ' + esc(o.in) + ' → ' + esc(o.out) + (o.priceUsd ? ' <span class="muted">@ ' + usd(o.priceUsd) + '</span>' : '');
   if (o.kind === 'claim') return '<span class="ok">claim</span> ' + (o.payoutUsd ? '$' + esc(o.payoutUsd) : '');
-  if (o.kind === 'order') return 'order ' + esc(short(o.order || '')) + ' ' + pill(o.status || 'unknown');
+  if (o.kind === 'order') return esc(o.product) + ' order ' + (o.order ? '<span class="mono" title="' + esc(o.order) + '">' + esc(short(o.order)) + '</span> ' : '') + pill(o.status || 'unknown');
   if (o.kind === 'failure') return '<span class="bad">' + esc(o.code) + (o.rule ? ' (' + esc(o.rule) + ')' : '') + '</span> ' + esc(o.message);
   return 'landed';
 }

@@ -21,13 +21,15 @@ function problems(run: () => unknown): string[] {
 }
 
 describe('config/paper.yaml', () => {
-  it('loads with no environment at all: the simulator, a funded paper wallet and two strategies', () => {
+  it('loads with no environment at all: the simulator, a funded paper wallet and one instance of every built-in strategy', () => {
     const config = loadConfig(PAPER, builtinStrategies, {});
     expect(config.venue.kind).toBe('simulator');
     expect(config.venue.url).toBeUndefined();
     expect(config.redis.url).toBeUndefined();
-    expect(config.wallet).toEqual({ paper: true, fund: { SOL: 10_000_000_000n, USDC: 1_000_000_000n } });
-    expect(config.strategies.map((s) => [s.id, s.definition, s.schedule])).toEqual([
+    expect(config.wallet.paper).toBe(true);
+    expect(config.wallet.fund).toMatchObject({ SOL: 10_000_000_000n, USDC: 1_000_000_000n });
+    expect(config.strategies.map((s) => s.definition.name).sort()).toEqual([...builtinStrategies.names()]);
+    expect(config.strategies.slice(0, 2).map((s) => [s.id, s.definition, s.schedule])).toEqual([
       ['dca-sol-usdc', dcaSwap, { every: 15_000 }],
       ['rebalance-sol-usdc', thresholdRebalance, { every: 20_000 }],
     ]);

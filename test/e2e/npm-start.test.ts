@@ -1,62 +1,11 @@
-import { execFileSync, spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { ROOT } from '../helpers/keeper.js';
 import { LEVEL } from '../helpers/e2e.js';
+import { alive, describeProcess, descendants, freshShellEnv } from '../helpers/npmStart.js';
 
 const RUN_MS = 60_000;
 const STOP_WITHIN_MS = 25_000;
-
-/** The environment of a fresh login shell: no REDIS_URL, no LOG_LEVEL, no npm_* variables of an outer npm. */
-function freshShellEnv(): Record<string, string> {
-  const env: Record<string, string> = {};
-  for (const k of ['PATH', 'HOME', 'SHELL', 'LANG', 'TERM', 'USER', 'LOGNAME', 'TMPDIR']) {
-    const v = process.env[k];
-    if (v !== undefined) env[k] = v;
-  }
-  return env;
-}
-
-/** Pids of every live descendant of a process. */
-function descendants(pid: number): number[] {
-  let children: number[] = [];
-  try {
-    children = execFileSync('ps', ['-o', 'pid=', '--ppid', String(pid)], { encoding: 'utf8' })
-      .split('\n')
-      .map((s) => Number(s.trim()))
-      .filter((n) => n > 0);
-  } catch {
-    // ps exits 1 when there are none
-  }
-  return children.flatMap((c) => [c, ...descendants(c)]);
-}
-
-/** A process's state and command line, as ps shows them. */
-function describeProcess(pid: number): string {
-  try {
-    return `${pid} ${execFileSync('ps', ['-o', 'stat=,args=', '-p', String(pid)], { encoding: 'utf8' }).trim()}`;
-  } catch {
-    return `${pid} (gone)`;
-  }
-}
-
-/**
- * Whether a process still runs. A zombie does not: it has exited and only waits to be reaped. (tsx's esbuild
- * service exits with the keeper and is handed to pid 1, which in a container may never reap it.)
- */
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-  } catch {
-    return false;
-  }
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z';
-  } catch {
-    return false; // gone between the two looks
-  }
-}
 
 describe('npm start', () => {
   it('paper-trades for a minute against the machine Redis and stops cleanly on SIGTERM', async () => {

@@ -1,4 +1,4 @@
-export { startEvents, msUntil, type EventsOptions, type RunningEvents } from './wire.js';
+export { dailySummary, startEvents, msUntil, type EventsOptions, type RunningEvents } from './wire.js';
 export { StreamPublisher } from './publisher.js';
 export { StreamReader, NOTIFY_GROUP } from './reader.js';
 export { Notifier, SinkRunner, type SinkPolicy } from './notifier.js';

@@ -131,7 +131,7 @@ function configuredSinks(n: NotifyConfig, env: KeeperEnv, prefix: string): Array
  * The summary of the 24 hours before now, published once per day for the deployment: the first notifier to take
  * the day's key sends it (several processes may run one).
  */
-async function dailySummary(o: EventsOptions, publisher: StreamPublisher, now: () => number): Promise<void> {
+export async function dailySummary(o: EventsOptions, publisher: StreamPublisher, now: () => number): Promise<void> {
   const at = now();
   const day = new Date(at - 60_000).toISOString().slice(0, 10);
   const won = await o.redis.set(`${o.prefix}:notify:daily:${day}`, String(at), 'EX', 2 * 86_400, 'NX');

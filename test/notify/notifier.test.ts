@@ -8,7 +8,7 @@ import { Redis } from 'ioredis';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { eventsKey, type KeeperEvent } from '../../src/lib/events.js';
 import { createLogger } from '../../src/lib/logger.js';
-import { emptyTally, Notifier, SinkRunner, StreamPublisher, StreamReader, tallyAfter, tallyStream, telegramSink, webhookSink, discordSink, msUntil, type SinkPolicy } from '../../src/notify/index.js';
+import { dailySummary, emptyTally, Notifier, SinkRunner, StreamPublisher, StreamReader, tallyAfter, tallyStream, telegramSink, webhookSink, discordSink, msUntil, type SinkPolicy } from '../../src/notify/index.js';
 import { KillSwitchStore } from '../../src/store/killSwitch.js';
 import { freePort } from '../helpers/keeper.js';
 
@@ -212,6 +212,23 @@ describe('the event stream in Redis', () => {
       expect.objectContaining({ type: 'kill-switch', engaged: false, mode: null }),
     ]);
     await redis.del(eventsKey(p2));
+  });
+
+  it('sends the daily summary of the last 24 hours once per deployment, whichever notifier comes first', async () => {
+    const p4 = `${prefix}-daily`;
+    const { logger } = captured();
+    const publisher = new StreamPublisher(redis, p4, logger);
+    publisher.publish({ ...fill(1), usd: 20, feeLamports: '5000' });
+    publisher.publish({ type: 'refusal', at: Date.now(), instance: 'x', intent: 'y', kind: 'swap', rule: 'max-notional', message: 'm' });
+    await publisher.flush();
+    const sent: KeeperEvent[] = [];
+    publisher.subscribe((e) => sent.push(e));
+    const o = { redis, prefix: p4, summaryEveryMs: 60_000, sendNotifications: true, env: {} as never, pnlUsd: () => Promise.resolve(-1.234), logger };
+    const at = Date.now() + 5;
+    // Two notifiers at midnight: one summary.
+    await Promise.all([dailySummary(o, publisher, () => at), dailySummary(o, publisher, () => at)]);
+    expect(sent).toEqual([{ type: 'summary', at, period: expect.stringMatching(/^24 h to \d{4}-\d\d-\d\d \d\d:\d\d UTC$/), trades: 1, claims: 0, volumeUsd: 20, feesLamports: '5000', refusals: 1, errors: 0, pnlUsd: -1.23 }]);
+    await redis.del(eventsKey(p4), ...(await redis.keys(`${p4}:notify:*`)));
   });
 
   it('tallies a window of the stream: trades, volume, fees, claims, refusals, errors', async () => {

@@ -3,7 +3,7 @@ import { PROGRAM_IDS } from '../lib/programIds.js';
 
 /*
  * The SPL token program ids and the associated-token-account address, without @solana/spl-token: that package is
- * ~150 ES modules (with its @solana/codecs dependencies), a third of a second of the keeper's start-up through tsx,
+ * ~150 ES modules (with its @solana/codecs dependencies), 0.2-0.3 s of CPU at the keeper's start-up through tsx,
  * and the product layouts (src/jupiter/programs) and the product checks need only these. What decodes token
  * instructions and Token-2022 mints (guardInstructions.ts, guardToken2022.ts) still uses the package; the guard
  * loads those on its first check. test/solana/tokenPrograms.test.ts checks every value against @solana/spl-token.

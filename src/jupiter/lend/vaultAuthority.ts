@@ -1,6 +1,6 @@
 import { liquidityPda } from '@jup-ag/lend';
 
-// Apart from ./shared.ts: @jup-ag/lend (with @solana/spl-token) is ~150 ES modules, a third of a second of the
+// Apart from ./shared.ts: @jup-ag/lend (with @solana/spl-token) is ~150 ES modules, 0.2-0.3 s of CPU at the
 // keeper's start-up through tsx, and the client (which every keeper creates at start) imports ./shared.ts. Only a
 // lend build needs this; src/execution/build.ts loads it then.
 

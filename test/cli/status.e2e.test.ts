@@ -15,6 +15,17 @@ describe('status and intents after a keeper ran against the simulator', () => {
     try {
       // Both runs landing is the event to wait for, however slow the machine; then a clean stop.
       await waitUntil('two landings', () => keeper.logs().filter((l) => l.msg === 'landed').length >= 2, 75_000);
+      // And the wallet feed's read after them (every 1 s here): stopped before it, the snapshot would show the airdrop only.
+      await waitUntil(
+        'a wallet snapshot after the swaps',
+        async () => {
+          const run = await runKeeperCli(['status', '--json', '--redis-url', world.redis.url, '--prefix', 'status-e2e']);
+          const doc = JSON.parse(run.stdout) as { balances: { sol: { lamports: string } } | null };
+          return doc.balances !== null && BigInt(doc.balances.sol.lamports) < 2_000_000_000n;
+        },
+        60_000,
+        1_000,
+      );
     } finally {
       expect(await stopKeeper(keeper)).toBe(0);
     }

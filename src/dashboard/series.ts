@@ -17,9 +17,11 @@ export interface ValuePoint {
   valueUsd: number;
   /** Realised P&L of all strategies together, USD. */
   pnlUsd: number;
+  /** The wallet valued: a new paper session's new wallet starts a new line. */
+  wallet?: string | undefined;
 }
 
-const pointSchema = z.object({ at: z.number(), valueUsd: z.number(), pnlUsd: z.number() });
+const pointSchema = z.object({ at: z.number(), valueUsd: z.number(), pnlUsd: z.number(), wallet: z.string().optional() });
 
 /**
  * The wallet's value and the realised P&L over time, for the dashboard's chart: a sorted set in Redis scored by the
@@ -42,14 +44,14 @@ export class ValueSeries {
     await this.redis.multi().zadd(this.key, p.at, JSON.stringify(p)).zremrangebyrank(this.key, 0, -(MAX_POINTS + 1)).exec();
   }
 
-  /** The points since `since` (unix ms), oldest first; one that does not parse is left out. */
-  async read(since = 0): Promise<ValuePoint[]> {
+  /** The points since `since` (unix ms), oldest first, of `wallet` only when given; one that does not parse is left out. */
+  async read(since = 0, wallet?: string): Promise<ValuePoint[]> {
     const raw = await this.redis.zrangebyscore(this.key, since, '+inf');
     const out: ValuePoint[] = [];
     for (const text of raw) {
       try {
         const parsed = pointSchema.safeParse(JSON.parse(text));
-        if (parsed.success) out.push(parsed.data);
+        if (parsed.success && (wallet === undefined || parsed.data.wallet === undefined || parsed.data.wallet === wallet)) out.push(parsed.data);
       } catch {
         // not JSON: left out
       }
@@ -87,7 +89,7 @@ export async function sampleValue(d: SamplerDeps, everyMs: number): Promise<Valu
   const pnl = new PnlStore(d.redis, d.prefix);
   let pnlUsd = 0;
   for (const id of await pnl.instances()) pnlUsd += (await pnl.summary(id)).realizedUsd;
-  const point = { at: wallet.at, valueUsd: round(value.usd), pnlUsd: round(pnlUsd) };
+  const point = { at: wallet.at, valueUsd: round(value.usd), pnlUsd: round(pnlUsd), wallet: wallet.address };
   await d.series.add(point);
   return point;
 }

@@ -97,7 +97,8 @@ export function dashboardApp(d: DashboardDeps): Hono {
     const market = await d.snapshots.read('market');
     return c.body(stringifyJson(await readLineage(d.redis, d.prefix, d.queues.execute, market)), 200, { 'content-type': 'application/json; charset=utf-8' });
   });
-  app.get('/api/series', async (c) => c.json(await series.read(Date.now() - 7 * 86_400_000)));
+  // The current wallet's points: a new paper session (a new wallet) starts a new line.
+  app.get('/api/series', async (c) => c.json(await series.read(Date.now() - 7 * 86_400_000, (await d.redis.hget(`${d.prefix}:meta`, 'wallet')) ?? undefined)));
   app.use('/api/kill-switch', auth.csrfGuard);
   app.post('/api/kill-switch', async (c) => {
     const body = killSwitchBody.safeParse(await c.req.json().catch(() => undefined));

@@ -29,7 +29,10 @@ export class StreamReader {
   private loop: Promise<void> | undefined;
   private readonly consumer = `${hostname()}:${process.pid}`;
 
-  constructor(private readonly o: StreamReaderOptions) {}
+  constructor(private readonly o: StreamReaderOptions) {
+    // Its failures surface as failed reads (below); the store's own connection logs Redis going away.
+    o.connection.on('error', () => undefined);
+  }
 
   /** Creates the group (at the stream's end, if new) and starts reading. */
   async start(): Promise<void> {
@@ -50,6 +53,7 @@ export class StreamReader {
   private async run(key: string): Promise<void> {
     const maxAge = this.o.maxAgeMs ?? 3_600_000;
     const now = this.o.now ?? Date.now;
+    let failures = 0;
     while (!this.stopping) {
       try {
         const reply = (await this.o.connection.xreadgroup('GROUP', NOTIFY_GROUP, this.consumer, 'COUNT', 200, 'BLOCK', 1_000, 'STREAMS', key, '>')) as Array<[string, Array<[string, string[]]>]> | null;
@@ -61,6 +65,7 @@ export class StreamReader {
           if (event && now() - event.at <= maxAge) events.push(event);
         }
         await this.o.connection.xack(key, NOTIFY_GROUP, ...entries.map(([id]) => id));
+        failures = 0;
         if (events.length > 0) this.o.onEvents(events);
       } catch (err) {
         if (this.stopping) return;
@@ -69,7 +74,9 @@ export class StreamReader {
           await this.o.connection.xgroup('CREATE', key, NOTIFY_GROUP, '0', 'MKSTREAM').catch(() => undefined);
           continue;
         }
-        this.o.logger.warn({ err: err instanceof Error ? err.message : String(err) }, 'notifications: could not read the event stream; trying again');
+        // Once per outage, not once a second.
+        failures += 1;
+        if (failures === 1) this.o.logger.warn({ err: err instanceof Error ? err.message : String(err) }, 'notifications: could not read the event stream; trying again');
         await sleep(1_000);
       }
     }

@@ -99,7 +99,12 @@ export async function startEvents(o: EventsOptions): Promise<RunningEvents> {
       clearInterval(tick);
       clearTimeout(daily);
       await summarizing;
-      await summary().catch((err: unknown) => log.warn({ err: err instanceof Error ? err.message : String(err) }, 'could not compute the summary'));
+      // Bounded: a Redis gone at shutdown must not hold the stop.
+      let timer: NodeJS.Timeout | undefined;
+      const late = new Promise<'late'>((r) => (timer = setTimeout(() => r('late'), 3_000)));
+      const done = await Promise.race([summary().catch((err: unknown) => log.warn({ err: err instanceof Error ? err.message : String(err) }, 'could not compute the summary')), late]);
+      clearTimeout(timer);
+      if (done === 'late') log.warn('no summary at stop: Redis did not answer in time');
       stopErrors();
       await reader?.close();
       await notifier?.close(2_000);

@@ -213,7 +213,7 @@ export function parseConfig(text: string, file: string, registry: StrategyRegist
   return deepFreeze(result as KeeperConfig);
 }
 
-type Sections = Partial<Pick<RawKeeperConfig, 'venue' | 'wallet' | 'api'>>;
+type Sections = Partial<Pick<RawKeeperConfig, 'venue' | 'wallet' | 'api' | 'notify'>>;
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -225,7 +225,8 @@ function parseSections(data: unknown): Sections {
   const venue = configSchema.shape.venue.safeParse(data.venue);
   const wallet = configSchema.shape.wallet.safeParse(data.wallet);
   const api = configSchema.shape.api.safeParse(data.api);
-  return { venue: venue.data, wallet: wallet.data, api: api.data };
+  const notify = configSchema.shape.notify.safeParse(data.notify);
+  return { venue: venue.data, wallet: wallet.data, api: api.data, notify: notify.data };
 }
 
 /** What the strategy checks read of one `strategies[]` entry; the schema reports the entry's other problems. */
@@ -252,6 +253,11 @@ function crossChecks(config: Sections, env: KeeperEnv | undefined, issues: Confi
   if (env && wallet && !wallet.paper && !wallet.keypairPath && !env.JUPKEEPER_KEYPAIR_PATH && !env.JUPKEEPER_SECRET_KEY) {
     issues.push({ path: 'wallet', message: 'no wallet: set wallet.keypairPath, JUPKEEPER_KEYPAIR_PATH or JUPKEEPER_SECRET_KEY (or wallet.paper: true on the simulator)' });
   }
+  // A notifier's secret is in the environment only: say so at load (and in `config check`), not at the first send.
+  const { notify } = config;
+  if (env && notify?.webhook && !notify.webhook.url && !env.NOTIFY_WEBHOOK_URL) issues.push({ path: 'notify.webhook.url', message: 'a webhook needs a URL: notify.webhook.url, or NOTIFY_WEBHOOK_URL in the environment' });
+  if (env && notify?.telegram && !env.TELEGRAM_BOT_TOKEN) issues.push({ path: 'notify.telegram', message: 'Telegram needs the bot token in the environment: TELEGRAM_BOT_TOKEN' });
+  if (env && notify?.discord && !env.DISCORD_WEBHOOK_URL) issues.push({ path: 'notify.discord', message: 'Discord needs the webhook URL in the environment: DISCORD_WEBHOOK_URL' });
   if (api?.tier === 'custom' && api.requestsPerMinute === undefined) {
     issues.push({ path: 'api.requestsPerMinute', message: 'the custom tier needs requestsPerMinute' });
   }

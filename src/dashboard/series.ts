@@ -81,8 +81,11 @@ export interface SamplerDeps {
  * the market snapshot has prices at all.
  */
 export async function sampleValue(d: SamplerDeps, everyMs: number): Promise<ValuePoint | undefined> {
+  // One cheap read until a point is due: the snapshots (the market's may be large) are read only then.
+  const last = await d.series.lastAt();
+  if (last !== null && Date.now() - last < everyMs) return undefined;
   const source = snapshotSource(d.snapshots);
-  const [wallet, market, prediction, last] = await Promise.all([source.wallet(), source.market(), source.prediction(), d.series.lastAt()]);
+  const [wallet, market, prediction] = await Promise.all([source.wallet(), source.market(), source.prediction()]);
   if (!wallet || !market || Object.keys(market.prices).length === 0) return undefined;
   if (last !== null && wallet.at - last < everyMs) return undefined;
   const value = walletValueUsd(market, wallet, prediction);

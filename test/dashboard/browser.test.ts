@@ -89,7 +89,12 @@ describe('the status page of a running paper keeper, in a browser', () => {
     const off = await cliJson<{ engaged: boolean }>(['kill-switch', 'status', '--json', '--prefix', prefix, '--redis-url', world.redis.url]);
     expect(off.engaged).toBe(false);
 
+    // The status page needs nothing from elsewhere and logs no error.
     expect(problems).toEqual([]);
+
+    // Bull Board renders the keeper's four queues. (Its page asks Google Fonts for a font; offline it falls back.)
+    await page.goto(new URL('/queues', run.url).href);
+    for (const q of ['feeds', 'evaluate', 'execute', 'keeper']) await expect.poll(() => page.getByText(q, { exact: true }).count(), { timeout: 20_000 }).toBeGreaterThan(0);
     expect(await stopKeeper(run.keeper)).toBe(0);
     keeper = undefined;
   }, 240_000);

@@ -121,9 +121,16 @@ describe('the dashboard on an address other than loopback', () => {
     expect(after.signatures).toEqual(before.signatures);
 
     // /metrics parses as Prometheus text and has the keeper's metrics.
-    const metricsRes = await fetch(at('/metrics'), { headers: bearer });
-    expect(metricsRes.headers.get('content-type')).toContain('text/plain');
-    const families = parsePrometheus(await metricsRes.text());
+    const scrape = async () => {
+      const res = await fetch(at('/metrics'), { headers: bearer });
+      expect(res.headers.get('content-type')).toContain('text/plain');
+      return parsePrometheus(await res.text());
+    };
+    // A fill is booked just after its intent lands: scrape until it is there.
+    const families = await waitUntil('a fill in /metrics', async () => {
+      const f = await scrape();
+      return (f.get('jupkeeper_fills_total')?.samples.length ?? 0) > 0 && f;
+    }, 30_000);
     const samples = (name: string) => families.get(name)?.samples ?? [];
     expect(families.get('jupkeeper_queue_jobs')?.type).toBe('gauge');
     expect(samples('jupkeeper_queue_jobs').map((s) => s.labels.queue)).toEqual(expect.arrayContaining(['feeds', 'evaluate', 'execute', 'keeper']));

@@ -175,7 +175,7 @@ async function wireKeeper(o: KeeperOptions, opened: Closer[]): Promise<RunningKe
     killSwitch: () => risk.killSwitch(),
     logger: logger.child({ component: 'executor' }),
     maxAttempts: config.execution.maxAttempts,
-    onMove: metrics && ((rec, _from, to, at) => metrics.observeMove(rec, to, at)),
+    onMove: metrics && ((rec, _from, to, at, patch) => metrics.observeMove(rec, to, at, patch.error)),
     notice: (text) => process.stdout.write(text),
     build: async (intent, intentId, signal) => {
       const market = await snapshots.read('market');

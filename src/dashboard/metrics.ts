@@ -1,6 +1,7 @@
 import { Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { IntentState } from '../engine/states.js';
-import type { IntentRecord } from '../store/intents.js';
+import { ruleOfCode } from '../engine/riskRules.js';
+import type { IntentError, IntentRecord } from '../store/intents.js';
 
 /** Prometheus text of a registry. */
 export const METRICS_CONTENT_TYPE = 'text/plain; version=0.0.4; charset=utf-8';
@@ -24,6 +25,7 @@ export class KeeperMetrics {
   readonly intents: Gauge;
   readonly intentOutcomes: Counter;
   readonly refusalsToday: Gauge;
+  readonly executionRefusals: Counter;
   readonly fills: Counter;
   readonly realizedPnl: Gauge;
   readonly claims: Counter;
@@ -46,6 +48,7 @@ export class KeeperMetrics {
     this.intents = new Gauge({ name: 'jupkeeper_intents', help: 'Intents in the ledger by state', labelNames: ['state'], registers });
     this.intentOutcomes = new Counter({ name: 'jupkeeper_intent_outcomes_total', help: "Intents this process's executor carried to an end state, by kind and state", labelNames: ['kind', 'state'], registers });
     this.refusalsToday = new Gauge({ name: 'jupkeeper_refusals_today', help: 'Intents refused today (UTC) by the risk gate and the pre-sign guard, by rule', labelNames: ['rule'], registers });
+    this.executionRefusals = new Counter({ name: 'jupkeeper_execution_refusals_total', help: "Intents this process's executor refused (pre-sign guard, kill switch, venue limits), by rule", labelNames: ['rule'], registers });
     this.fills = new Counter({ name: 'jupkeeper_fills_total', help: 'Swap fills booked for P&L, by strategy instance (from the ledger in Redis)', labelNames: ['strategy'], registers });
     this.realizedPnl = new Gauge({ name: 'jupkeeper_realized_pnl_usd', help: 'Realised P&L by strategy instance, USD (average cost)', labelNames: ['strategy'], registers });
     this.claims = new Counter({ name: 'jupkeeper_claims_total', help: "Prediction claims this process's executor carried to an end state, by state", labelNames: ['state'], registers });
@@ -75,12 +78,14 @@ export class KeeperMetrics {
   }
 
   /** Hook of the executor: an intent moved. */
-  observeMove(rec: Pick<IntentRecord, 'kind' | 'createdAt'>, to: IntentState, at: number): void {
+  observeMove(rec: Pick<IntentRecord, 'kind' | 'createdAt'>, to: IntentState, at: number, error?: IntentError | null): void {
     // The intent's createdAt is the time of the evaluation that decided it, at its tick.
     if (to === 'submitted') this.tickToSubmit.observe(Math.max(0, at - rec.createdAt) / 1000);
     if (to === 'landed' || to === 'failed' || to === 'expired' || to === 'rejected') {
       this.intentOutcomes.inc({ kind: rec.kind, state: to });
       if (rec.kind === 'prediction.claim') this.claims.inc({ state: to });
+      // A guard refusal names its rules comma-separated: each is counted.
+      if (to === 'rejected' && error) for (const rule of (error.rule ?? ruleOfCode(error.code) ?? error.code).split(',')) this.executionRefusals.inc({ rule });
     }
   }
 

@@ -39,7 +39,7 @@ export interface ExecutorDeps {
   rebuildAfterMs?: number;
   now?: () => number;
   /** Told of every move this executor made (the dashboard's metrics: tick to submit, landings, claims); must not throw. */
-  onMove?: (rec: IntentRecord, from: IntentState, to: IntentState, at: number) => void;
+  onMove?: (rec: IntentRecord, from: IntentState, to: IntentState, at: number, patch: IntentPatch) => void;
 }
 
 /** How an execution ended for this worker. `superseded`: another owner took the intent over (its fence moved). */
@@ -237,7 +237,7 @@ export class Executor {
     const m = await this.deps.store.move(rec.id, fence, to, patch, at, options);
     if (m.ok) {
       log.debug({ from: m.from, to }, 'intent moved');
-      this.deps.onMove?.(rec, m.from, to, at);
+      this.deps.onMove?.(rec, m.from, to, at, patch);
       return;
     }
     if (m.reason === 'fence' || (m.state !== null && isTerminal(m.state))) throw new Superseded();

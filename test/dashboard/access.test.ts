@@ -138,6 +138,7 @@ describe('the dashboard on an address other than loopback', () => {
     expect(samples('jupkeeper_job_duration_seconds').some((s) => s.name === 'jupkeeper_job_duration_seconds_count' && s.labels.queue === 'execute' && s.value > 0)).toBe(true);
     expect(samples('jupkeeper_intents').find((s) => s.labels.state === 'landed')?.value).toBeGreaterThan(0);
     expect(families.has('jupkeeper_refusals_today')).toBe(true);
+    expect(families.get('jupkeeper_execution_refusals_total')?.type).toBe('counter');
     expect(samples('jupkeeper_fills_total').find((s) => s.labels.strategy === 'dca-sol-usdc')?.value).toBeGreaterThan(0);
     expect(families.has('jupkeeper_claims_total')).toBe(true);
     expect(samples('jupkeeper_rate_budget_requests_last_minute')[0]?.value).toBeGreaterThan(0);

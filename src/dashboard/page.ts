@@ -225,8 +225,13 @@ $('ks-button').addEventListener('click', async () => {
   await refresh();
 });
 
-refresh();
-setInterval(refresh, ${REFRESH_MS});
+// The next refresh is planned when this one ends (never two at once), later when the keeper is slow to answer.
+async function loop() {
+  const started = Date.now();
+  await refresh();
+  setTimeout(loop, Math.max(${REFRESH_MS}, 2 * (Date.now() - started)));
+}
+loop();
 `;
 }
 

@@ -89,14 +89,11 @@ export function dashboardApp(d: DashboardDeps): Hono {
     await gatherMetrics(d, Date.now());
     return c.body(await d.metrics.registry.metrics(), 200, { 'content-type': METRICS_CONTENT_TYPE });
   });
-  app.get('/api/status', async (c) => {
-    const doc = await readStatus(d.redis, { redisUrl: d.redisUrl, prefix: d.prefix }, Date.now());
-    return c.body(`${stringifyJson(doc, 2)}\n`, 200, { 'content-type': 'application/json; charset=utf-8' });
-  });
-  app.get('/api/intents', async (c) => {
-    const market = await d.snapshots.read('market');
-    return c.body(stringifyJson(await readLineage(d.redis, d.prefix, d.queues.execute, market)), 200, { 'content-type': 'application/json; charset=utf-8' });
-  });
+  // Several pages open at once share one read (a deployment of thousands of strategies makes it a large one).
+  const status = coalesce(async () => `${stringifyJson(await readStatus(d.redis, { redisUrl: d.redisUrl, prefix: d.prefix }, Date.now()), 2)}\n`);
+  const lineage = coalesce(async () => stringifyJson(await readLineage(d.redis, d.prefix, d.queues.execute, await d.snapshots.read('market'))));
+  app.get('/api/status', async (c) => c.body(await status(), 200, { 'content-type': 'application/json; charset=utf-8' }));
+  app.get('/api/intents', async (c) => c.body(await lineage(), 200, { 'content-type': 'application/json; charset=utf-8' }));
   // The current wallet's points: a new paper session (a new wallet) starts a new line.
   app.get('/api/series', async (c) => c.json(await series.read(Date.now() - 7 * 86_400_000, (await d.redis.hget(`${d.prefix}:meta`, 'wallet')) ?? undefined)));
   app.use('/api/kill-switch', auth.csrfGuard);
@@ -112,6 +109,7 @@ export function dashboardApp(d: DashboardDeps): Hono {
       d.logger.warn({ prefix: d.prefix }, 'kill switch released from the dashboard');
     }
     const s = await store.read();
+    status.forget();
     return c.json({ prefix: d.prefix, engaged: s !== null, mode: s?.mode ?? null, reason: s?.reason ?? null, at: s && s.at > 0 ? s.at : null, by: s?.by ?? null });
   });
   app.get('/', (c) => {
@@ -163,6 +161,26 @@ export async function startDashboard(d: DashboardDeps): Promise<RunningDashboard
       });
     },
   };
+}
+
+/** Wraps a read so that callers arriving while it runs, or within `freshMs` of its end, share its result. */
+function coalesce<T>(read: () => Promise<T>, freshMs = 1_000): (() => Promise<T>) & { forget(): void } {
+  let last: { at: number; value: Promise<T> } | undefined;
+  const get = () => {
+    if (last && Date.now() - last.at < freshMs) return last.value;
+    const value = read();
+    last = { at: Number.POSITIVE_INFINITY, value };
+    value.then(
+      () => {
+        if (last?.value === value) last = { at: Date.now(), value };
+      },
+      () => {
+        if (last?.value === value) last = undefined;
+      },
+    );
+    return value;
+  };
+  return Object.assign(get, { forget: () => (last = undefined) });
 }
 
 /** Sets the scrape-time gauges from Redis and BullMQ. */

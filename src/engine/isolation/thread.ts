@@ -4,6 +4,7 @@
 // at worst, and the host's watchdog sees which decision did it through the shared `watch` array.
 import { parentPort, workerData } from 'node:worker_threads';
 import { buildContext, sharedContext } from '../context.js';
+import { deepFreeze } from '../../sdk/context.js';
 import type { AnyStrategy } from '../../sdk/strategy.js';
 import type { CheckResult, DecideResult, LogLine, Reply, Request, ThreadData } from './protocol.js';
 
@@ -74,6 +75,8 @@ async function check(seq: number, entries: Array<{ index: number; params: unknow
 
 async function decide(req: Extract<Request, { type: 'decide' }>): Promise<void> {
   const s = await load();
+  // The history crossed as a copy: frozen here as in the engine, so one instance cannot change what the next sees.
+  if (req.history) for (const series of req.history.values()) deepFreeze(series);
   const shared = sharedContext({ now: req.now, market: req.market, prediction: req.prediction, wallet: req.wallet, history: req.history });
   let chunk: DecideResult[] = [];
   let chunkFrom = req.from;

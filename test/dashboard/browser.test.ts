@@ -65,7 +65,9 @@ describe('the status page of a running paper keeper, in a browser', () => {
     // An intent's lineage: landed, its job completed, its transaction's signature, and the fill it came to.
     const landed = page.locator('[data-testid="intents"] tr[data-state="landed"]').filter({ hasText: 'fill' }).first();
     await expect.poll(() => landed.count(), { timeout: 20_000 }).toBe(1);
-    await expect.poll(() => landed.locator('td.job').textContent()).toContain('completed');
+    // The executor records `landed` before its job returns, so the row may first show the job active: the page's
+    // next refresh (every few seconds, later on a loaded keeper) shows it completed.
+    await expect.poll(() => landed.locator('td.job').textContent(), { timeout: 20_000 }).toContain('completed');
     expect(await landed.locator('td.tx .mono').first().getAttribute('title')).toMatch(/^[1-9A-HJ-NP-Za-km-z]{64,88}$/);
     expect(await landed.locator('td.outcome').textContent()).toMatch(/fill \d[\d.]* SOL → \d[\d.]* USDC/);
     // The chart: a wallet-value line through every recorded point.

@@ -78,7 +78,11 @@ strategies:
 
     // A restarted keeper: the history is still there, so the fall is a death cross within a few samples.
     expect((await history.priceHistory([SOL], Date.now())).get(SOL)!.length).toBeGreaterThan(8);
+    const restartedAt = Date.now();
     const second = c.spawn({ config });
+    // The fall comes once the restarted keeper decides (a new process writes its first decision): on a loaded machine
+    // its start can take seconds, and a fall during them would leave the slow window holding only the new price.
+    await waitUntil('the restarted keeper deciding', async () => ((await states.lastDecision('trend'))?.at ?? 0) >= restartedAt, 60_000);
     await control(h.sim, '/price', { mint: SOL, usd: 90 });
     await waitUntil('the exit seen settled', async () => {
       const s = await state();

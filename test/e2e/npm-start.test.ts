@@ -1,48 +1,19 @@
-import { spawn } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { ROOT } from '../helpers/keeper.js';
 import { LEVEL } from '../helpers/e2e.js';
-import { alive, describeProcess, descendants, freshShellEnv } from '../helpers/npmStart.js';
+import { alive, describeProcess, descendants, spawnNpmStart } from '../helpers/npmStart.js';
 
 const RUN_MS = 60_000;
 const STOP_WITHIN_MS = 25_000;
 
 describe('npm start', () => {
   it('paper-trades for a minute against the machine Redis and stops cleanly on SIGTERM', async () => {
-    const npm = spawn('npm', ['start'], { cwd: ROOT, env: freshShellEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
-    const stderr: string[] = [];
-    const logs: Array<Record<string, unknown>> = [];
-    let pending = '';
-    npm.stdout.resume();
-    npm.stderr.on('data', (c: Buffer) => {
-      const text = c.toString('utf8');
-      stderr.push(text);
-      pending += text;
-      const lines = pending.split('\n');
-      pending = lines.pop() ?? '';
-      for (const line of lines) {
-        if (!line.startsWith('{')) continue; // npm's own notices
-        try {
-          logs.push(JSON.parse(line) as Record<string, unknown>);
-        } catch {
-          // a partial or foreign line
-        }
-      }
-    });
-    let exitedAt: number | undefined;
-    const exited = new Promise<number | string>((res) =>
-      npm.once('exit', (code, signal) => {
-        exitedAt = Date.now();
-        res(code ?? signal ?? -1);
-      }),
-    );
-    // 'close' comes once stdout and stderr are drained (the last log lines can arrive after 'exit').
-    const closed = new Promise<void>((res) => npm.once('close', () => res()));
+    const run = spawnNpmStart();
+    const { proc: npm, stderr, logs, exited, closed } = run;
     const tail = () => `stderr tail:\n${stderr.join('').slice(-3000)}`;
     let keeperPids: number[] = [];
     try {
       await new Promise((r) => setTimeout(r, RUN_MS));
-      expect(exitedAt, `npm start exited early; ${tail()}`).toBeUndefined();
+      expect(run.exitedAt(), `npm start exited early; ${tail()}`).toBeUndefined();
       // npm -> node (or npm -> sh -> node without exec): remember the whole tree, to check none of it outlives npm.
       keeperPids = descendants(npm.pid!);
       expect(keeperPids.length).toBeGreaterThan(0);
@@ -54,7 +25,7 @@ describe('npm start', () => {
       const timeout = new Promise<'timeout'>((r) => setTimeout(() => r('timeout'), STOP_WITHIN_MS + 5_000).unref());
       const code = await Promise.race([exited, timeout]);
       expect(code, tail()).toBe(0);
-      expect(exitedAt! - signalledAt).toBeLessThanOrEqual(STOP_WITHIN_MS);
+      expect(run.exitedAt()! - signalledAt).toBeLessThanOrEqual(STOP_WITHIN_MS);
       // Nothing of the keeper is left running (an orphaned keeper would keep trading).
       await Promise.race([closed, new Promise((r) => setTimeout(r, 5_000))]);
       const left = keeperPids.filter(alive);

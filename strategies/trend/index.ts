@@ -2,8 +2,10 @@
 // of the base's price in the quote over two windows of the history (e.g. 15 minutes and 1 hour). When the fast one
 // crosses above the slow one (a golden cross) it buys base with quote, one swap sized by the params; when it crosses
 // back below (a death cross) it sells what that entry bought. It does not chase: a trend already up when it first
-// looks waits for the next golden cross. Its own pending swaps count as asked for, so an entry is never doubled while
-// the wallet feed catches up, and its state says whether it holds a position (and how much), across restarts.
+// looks waits for the next golden cross. A gap in the history (the keeper was down) holds the last price seen, so a
+// move made while no keeper ran is still a cross once one runs again. Its own pending swaps count as asked for, so an
+// entry is never doubled while the wallet feed catches up, and its state says whether it holds a position (and how
+// much), across restarts.
 import { z } from 'zod';
 import { defineStrategy, type IntentInput, type PendingIntentView, type PricePoint, type PriceView, type StrategyContext } from '../../src/sdk/index.js';
 import { KNOWN_SYMBOLS, SOL_MINT } from '../../src/sdk/symbols.js';
@@ -83,21 +85,20 @@ function sharedAverages(base: readonly PricePoint[], quote: readonly PricePoint[
 }
 
 /**
- * The fast and slow averages at `now`: means of the base's price in the quote over the samples of each window
- * (both histories sampled together, so their times match). Only the slow window's end of the histories is walked,
- * from the newest sample back. Refused while the history does not reach back the whole slow window, or has gaps
- * (fewer than half the samples its spacing implies in either window: the keeper was down).
+ * The fast and slow averages at `now`: time-weighted means of the base's price in the quote over each window, the
+ * price between samples being the last one sampled (both histories sampled together, so their times match; a time
+ * one of them lacks is not a sample). Each sample holds until the next one, the newest for one usual spacing (the
+ * median gap between the samples in the slow window), and the windows end there: on evenly spaced samples this is
+ * the plain mean of the newest ones. A gap in the history (no keeper ran the feed) holds the last price seen before
+ * it: that never makes a move of its own (a flat price crosses nothing), and a price that moved during the gap shows
+ * the move once the feed runs again, so a fall while the keeper restarted is still a death cross. Only the slow
+ * window's end of the histories is walked, from the newest sample back. Refused while the history does not reach
+ * back the whole slow window.
  */
 export function movingAverages(base: readonly PricePoint[], quote: readonly PricePoint[], now: number, fastMs: number, slowMs: number): Averages {
-  const fastFrom = now - fastMs;
-  const slowFrom = now - slowMs;
-  let fastSum = 0;
-  let fastN = 0;
-  let slowSum = 0;
-  let slowN = 0;
+  // The usable samples, newest first, back to the first one at or before the slow window's start (or the oldest).
+  const points: Array<{ at: number; price: number }> = [];
   let reaches = false;
-  let step = Infinity;
-  let newer: number | undefined;
   let j = quote.length - 1;
   for (let i = base.length - 1; i >= 0; i -= 1) {
     const b = base[i]!;
@@ -105,26 +106,32 @@ export function movingAverages(base: readonly PricePoint[], quote: readonly Pric
     while (j >= 0 && quote[j]!.at > b.at) j -= 1;
     if (j < 0) break;
     if (quote[j]!.at !== b.at) continue;
-    if (newer !== undefined) step = Math.min(step, newer - b.at);
-    newer = b.at;
-    if (b.at <= slowFrom) {
+    points.push({ at: b.at, price: b.usd / quote[j]!.usd });
+    if (b.at <= now - slowMs) {
       reaches = true;
       break;
     }
-    const price = b.usd / quote[j]!.usd;
-    slowSum += price;
-    slowN += 1;
-    if (b.at > fastFrom) {
-      fastSum += price;
-      fastN += 1;
-    }
   }
-  const span = formatMs(slowMs);
-  if (!reaches || slowN < 2) return { ok: false, why: `not enough price history yet: it must reach back the slow window (${span}); ${slowN} usable samples so far` };
-  if (fastN < Math.max(1, (0.5 * fastMs) / step) || slowN < (0.5 * slowMs) / step) {
-    return { ok: false, why: `the price history has gaps: ${fastN} samples in the fast window and ${slowN} in the slow one, about ${Math.floor(slowMs / step)} expected in the slow one` };
+  const inWindow = reaches ? points.length - 1 : points.length;
+  if (!reaches || inWindow < 2) {
+    return { ok: false, why: `not enough price history yet: it must reach back the slow window (${formatMs(slowMs)}); ${inWindow} usable samples so far` };
   }
-  return { ok: true, fast: fastSum / fastN, slow: slowSum / slowN, samples: slowN };
+  const gaps = points.slice(1).map((p, k) => points[k]!.at - p.at).sort((a, b) => a - b);
+  const spacing = gaps[Math.floor((gaps.length - 1) / 2)]!;
+  // The windows end one spacing after the newest sample (or now, when the feed is further behind than that).
+  const end = Math.max(now, points[0]!.at + spacing);
+  const fastFrom = end - fastMs;
+  const slowFrom = end - slowMs;
+  let fastSum = 0;
+  let slowSum = 0;
+  let until = end;
+  for (const p of points) {
+    if (until <= slowFrom) break;
+    slowSum += p.price * (until - Math.max(p.at, slowFrom));
+    if (until > fastFrom) fastSum += p.price * (until - Math.max(p.at, fastFrom));
+    until = p.at;
+  }
+  return { ok: true, fast: fastSum / fastMs, slow: slowSum / slowMs, samples: inWindow };
 }
 
 /** A duration for messages: "90s", "15m", "4h", "2d". */

@@ -164,11 +164,34 @@ describe('trend', () => {
       expect(out.logs[0]!.message).toBe('no action: not enough price history yet: it must reach back the slow window (20m); 13 usable samples so far');
     });
 
-    it('does not decide over a gap in the history (the keeper was down)', () => {
-      const sol = minutes([...Array<number>(30).fill(100)]).filter((p) => p.at <= NOW - 12 * MINUTE || p.at >= NOW - MINUTE);
-      const out = decide(trend, PARAMS, { ...market(UP), history: { [SOL]: sol, [USDC]: minutes(Array<number>(30).fill(1)) } });
+  });
+
+  describe('across a gap in the history (the keeper was down)', () => {
+    // 30 minutes of samples with none from 12 to 3 minutes ago: the keeper was down for 9 of them.
+    const gapped = (before: number, after: number): PricePoint[] =>
+      minutes([...Array<number>(27).fill(before), after, after, after]).filter((p) => p.at <= NOW - 12 * MINUTE || p.at >= NOW - 2 * MINUTE);
+    const holding = { side: 'above', want: true, held: '454545454' };
+    const across = (before: number, after: number, state: State) => {
+      const setup = market([], { state });
+      return decide(trend, PARAMS, { ...setup, prices: { ...setup.prices, [SOL]: { usd: after, decimals: 9 } }, history: { [SOL]: gapped(before, after), [USDC]: minutes(Array<number>(30).fill(1)) } });
+    };
+
+    it('takes a fall while it was down for a death cross, and sells the position', () => {
+      // The gap holds the last price seen (110): fast 5m (2 min of 110, 3 of 90) 98 < slow 20m 107.
+      const out = across(110, 90, holding);
+      expect(out.intents).toEqual([expect.objectContaining({ inputMint: SOL, outputMint: USDC, amount: 454_545_454n, reason: 'death cross SOL/USDC: fast 5m 98.0000 < slow 20m 107.000' })]);
+      expect(out.state).toMatchObject({ side: 'below', want: false });
+    });
+
+    it('takes a rise while it was down for a golden cross', () => {
+      expect(across(100, 110, { side: 'below', want: false }).intents).toEqual([expect.objectContaining({ inputMint: USDC, outputMint: SOL, amount: 50_000_000n })]);
+    });
+
+    it('sees no cross in a price that did not move while it was down', () => {
+      const out = across(100, 100, holding);
       expect(out.intents).toEqual([]);
-      expect(out.logs[0]!.message).toMatch(/^no action: the price history has gaps: 2 samples in the fast window and 10 in the slow one, about 20 expected/);
+      expect(out.state).toMatchObject(holding);
+      expect(out.logs).toEqual([]);
     });
   });
 
@@ -229,12 +252,28 @@ describe('trend', () => {
 });
 
 describe('movingAverages', () => {
-  it('averages the base in the quote over samples both histories have', () => {
+  it('averages the base in the quote over time, a time only one history has holding the last price of both', () => {
     const base = minutes([10, 10, 20, 20, 40]);
     const quote = minutes([1, 1, 2, 2, 2]).filter((p) => p.at !== NOW - MINUTE);
-    // Ratios 10, 10, 10, (no quote), 20: the slow window (3.5 min) holds the last three that have a quote, the fast
-    // one (1.5 min) the newest.
-    expect(movingAverages(base, quote, NOW, 1.5 * MINUTE, 3.5 * MINUTE)).toEqual({ ok: true, fast: 20, slow: 40 / 3, samples: 3 });
+    // Ratios 10, 10, 10, (no quote: 10 holds), 20, each for a minute, the newest until a minute after NOW: the fast
+    // window (2 min) is 10 and 20, the slow one (4 min) 10, 10, 10 and 20.
+    expect(movingAverages(base, quote, NOW, 2 * MINUTE, 4 * MINUTE)).toEqual({ ok: true, fast: 15, slow: 12.5, samples: 3 });
+  });
+
+  it('is the plain mean on samples a feed took unevenly (a loaded keeper), not a gap', () => {
+    // One sample a second, each taken up to 0.9 s late: some 0.1 s apart, some 1.9 s. The price rises 1 a second.
+    const late = [0, 900, 100, 500, 900, 0, 300, 800, 200, 600, 0, 900, 400];
+    const points = late.map((d, i) => ({ at: NOW - (late.length - 1 - i) * 1_000 + d - 900, usd: 100 + i }));
+    const flat = points.map((p) => ({ at: p.at, usd: 1 }));
+    const out = movingAverages(points, flat, NOW, 3_000, 8_000);
+    expect(out.ok).toBe(true);
+    if (!out.ok) return;
+    // About the last 3 and the last 8 prices: 110 to 112 and 105 to 112.
+    expect(out.fast).toBeGreaterThan(110);
+    expect(out.fast).toBeLessThan(112);
+    expect(out.slow).toBeGreaterThan(107);
+    expect(out.slow).toBeLessThan(109.5);
+    expect(out.fast - out.slow).toBeGreaterThan(2);
   });
 });
 

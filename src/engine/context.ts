@@ -93,9 +93,30 @@ function isPendingState(state: IntentState): state is PendingIntentState {
 }
 
 /**
+ * The instance's own intent that the wallet snapshot may or may not include, if there is one: sent (submitted or
+ * landed now) before the snapshot's reads ended, and not recorded landed before they began. Its
+ * transaction may have settled on chain before a read or after it (the ledger records a landing only once the
+ * confirmation comes back), so the snapshot cannot be read either way: counted as pending when it is in the
+ * balances, a rebalancer sees the opposite drift and trades it back; left out when it is not, it asks again. The
+ * engine does not decide such an instance on this snapshot; the next one, read after the landing was recorded,
+ * settles it.
+ */
+export function walletUnsure(pending: readonly PendingIntentData[], wallet: Pick<WalletData, 'at' | 'readAt'>): PendingIntentData | undefined {
+  const readEnd = wallet.readAt ?? wallet.at;
+  for (const p of pending) {
+    if (p.state !== 'submitted' && p.state !== 'landed') continue;
+    if (p.state === 'landed' && p.updatedAt < wallet.at) continue;
+    // Sent after the reads ended: not in them (a submitted intent's last move is its sending).
+    if ((p.state === 'submitted' ? p.updatedAt : p.createdAt) > readEnd) continue;
+    return p;
+  }
+  return undefined;
+}
+
+/**
  * What the strategy sees as pending: intents still planned or in flight, and those that landed at or after the
- * wallet snapshot's time (the snapshot may not include them; counting one twice makes a strategy wait a feed
- * cycle, missing one makes it ask again). Oldest first.
+ * wallet snapshot's time (not in it: the engine does not decide on a snapshot that may hold a landing of the
+ * instance's own, see walletUnsure). Oldest first.
  */
 export function pendingIntents(pending: readonly PendingIntentData[], walletAt: number): PendingIntentView[] {
   const out: PendingIntentView[] = [];

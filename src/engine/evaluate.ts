@@ -3,7 +3,7 @@ import type { EventPublisher } from '../lib/events.js';
 import type { Logger } from '../lib/logger.js';
 import { intentSchema, type Intent } from '../sdk/intents.js';
 import type { AnyStrategy } from '../sdk/strategy.js';
-import { buildContext, sharedContext } from './context.js';
+import { buildContext, sharedContext, walletUnsure } from './context.js';
 import { intentId, type DecisionWindow } from './ids.js';
 import type { DecisionSummary, Enqueue, EnqueueMany, IntentLedger, NewIntentRecord, PendingIntentData, RiskCounters, ShardCommit, SnapshotSource, StrategyStatePort } from './ports.js';
 import { judgeAll, readRiskState, type RiskLimits } from './risk.js';
@@ -150,12 +150,32 @@ export async function evaluateShard(shard: Shard, window: DecisionWindow, now: n
     // not read again by this process's other shards deciding on the same snapshot.
     const history = await deps.snapshots.priceHistory?.(watchedMints(shard.instances), now, market.at);
     const shared = sharedContext({ now, market, prediction, wallet, history });
+    // Instances with an intent of their own the wallet snapshot may or may not hold wait for the next snapshot.
+    const unsure = new Map<string, PendingIntentData>();
+    for (const instance of shard.instances) {
+      const p = walletUnsure(pending.get(instance.id)?.intents ?? [], wallet);
+      if (p) unsure.set(instance.id, p);
+    }
     // Strategies of the user's own first: each module's instances in one batch to its thread, all modules at once.
-    const remote = await decideIsolated(shard.instances, { now, market, prediction, wallet, history }, loaded.states, pending, window);
+    const remote = await decideIsolated(
+      shard.instances.filter((i) => !unsure.has(i.id)),
+      { now, market, prediction, wallet, history },
+      loaded.states,
+      pending,
+      window,
+    );
     for (const instance of shard.instances) {
       const loadedState = loaded.states.get(instance.id)!;
       if (loadedState.appliedWindow !== null && window.start <= loadedState.appliedWindow) {
         out.set(instance.id, summary('skipped', [], 'this window was already decided for this instance'));
+        continue;
+      }
+      const waitFor = unsure.get(instance.id);
+      if (waitFor) {
+        const s = summary('skipped', [], `waiting for a wallet snapshot read after its ${waitFor.kind} ${waitFor.id} settled (the last one was read while it was being sent)`);
+        out.set(instance.id, s);
+        const decision = changedDecision(instance.id, s, deps.decisionCache);
+        if (decision) commits.push({ instance: instance.id, intents: [], state: undefined, decision });
         continue;
       }
       const own = pending.get(instance.id) ?? { intents: [], corrupt: [] };

@@ -20,7 +20,10 @@ export interface PredictionData {
 
 /** The latest view of the wallet. */
 export interface WalletData {
+  /** When its first read began (unix ms). */
   at: number;
+  /** When its last read ended (unix ms); `at` when unknown. */
+  readAt?: number | undefined;
   address: string;
   lamports: bigint;
   holdings: HoldingView[];

@@ -65,8 +65,8 @@ export class Feeds {
         return fallback;
       }
     };
-    // The snapshot is as old as its earliest read: a swap landing while the balances are read is not in them, and
-    // must still count as pending for the strategies (they keep intents that landed after `at`).
+    // The snapshot is as old as its earliest read: a landing recorded before it is in the balances. One being sent
+    // while they are read may or may not be; the engine tells the two apart with `at` and `readAt` (walletUnsure).
     const at = this.now();
     // Balances are the ground truth for every decision: a failure there fails the whole refresh.
     const [lamports, ...accountLists] = await Promise.all([
@@ -114,7 +114,9 @@ export class Feeds {
       }),
     ]);
     if (Object.keys(errors).length > 0) this.deps.logger.debug({ errors }, 'some wallet feeds failed; kept their previous values');
-    const snapshot: WalletSnapshot = { at, address, lamports, holdings: [...holdings.values()], trigger, recurring, lend, prediction, errors };
+    // Every read is done: an intent decided after this was sent after them (see walletUnsure in engine/context.ts).
+    const readAt = this.now();
+    const snapshot: WalletSnapshot = { at, readAt, address, lamports, holdings: [...holdings.values()], trigger, recurring, lend, prediction, errors };
     await this.deps.snapshots.write('wallet', snapshot);
     return snapshot;
   }

@@ -170,7 +170,9 @@ export interface StrategyContext<P = unknown, S = Record<string, unknown>> {
    * This instance's own intents that are planned or in flight, or that landed after the wallet snapshot was taken
    * (their effect is not in `wallet` yet), oldest first. A strategy that reacts to the wallet should count these as
    * already asked for, so that it does not ask again while the wallet feed catches up: e.g. a rebalancer subtracts
-   * a pending swap's input from its balance. Empty when nothing is pending.
+   * a pending swap's input from its balance. Empty when nothing is pending. An instance is not decided on a wallet
+   * snapshot read while one of its own intents was being sent (it may or may not be in `wallet`): it decides again
+   * on the next snapshot, so each intent here is either in flight or known not to be in `wallet` yet.
    */
   readonly pendingIntents: readonly PendingIntentView[];
   /** The strategy's own state, as its last decide() that recorded its window returned it. */

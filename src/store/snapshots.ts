@@ -44,7 +44,14 @@ export type PredictionSnapshot = z.output<typeof predictionSnapshotSchema>;
 
 /** The wallet: balances, open orders and positions. */
 export const walletSnapshotSchema = z.object({
+  /** When its first read began (unix ms): a landing recorded before this is in it. */
   at: z.number(),
+  /**
+   * When its last read ended (unix ms): an intent decided after this was sent after it, and is not in it. Between
+   * the two, an intent of the wallet's that was being sent may or may not be in it. Absent in snapshots of earlier
+   * versions (then `at`).
+   */
+  readAt: z.number().optional(),
   address: z.string(),
   lamports: big,
   holdings: z.array(z.object({ mint: z.string(), amount: big, decimals: z.number().int() })),

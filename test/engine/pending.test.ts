@@ -46,9 +46,9 @@ describe('the pending intents a strategy sees', () => {
     logger: silentLogger,
   };
   const w = (n: number): DecisionWindow => ({ id: n, start: t0 + n * 2_000 });
-  /** The wallet as a feed saw it at `at`: `sol` SOL and `usdc` USDC. */
-  const walletSeen = async (at: number, sol: bigint, usdc: bigint) =>
-    snapshots.write('wallet', { at, address: 'W', lamports: sol, holdings: [{ mint: USDC, amount: usdc, decimals: 6 }], trigger: [], recurring: [], lend: [], prediction: [], errors: {} });
+  /** The wallet as a feed saw it, its reads begun at `at` (and ended at `readAt`): `sol` SOL and `usdc` USDC. */
+  const walletSeen = async (at: number, sol: bigint, usdc: bigint, readAt?: number) =>
+    snapshots.write('wallet', { at, ...(readAt === undefined ? {} : { readAt }), address: 'W', lamports: sol, holdings: [{ mint: USDC, amount: usdc, decimals: 6 }], trigger: [], recurring: [], lend: [], prediction: [], errors: {} });
   /** Moves an intent along the state machine (from where it is) to `to`, each move as the executor makes it. */
   const moveTo = async (id: string, to: IntentState, at: number) => {
     const from = (await intents.get(id))!.state;
@@ -179,6 +179,37 @@ describe('the pending intents a strategy sees', () => {
 
       expect((await swaps()).map((r) => r.id)).toEqual([swap!.id]);
       expect(enqueued).toEqual([swap!.id]);
+    });
+
+    it('does not decide on a wallet read while its swap settled, before the landing was recorded', async () => {
+      await walletSeen(t0, 5_000_000_000n, 0n);
+      await evaluate(rebalancer, w(1), t0 + 2_000, deps);
+      const [swap] = await swaps();
+      await moveTo(swap!.id, 'submitted', t0 + 3_000);
+      // The swap settles on chain; the feed reads the wallet from t0 + 3.5 s to t0 + 3.6 s and sees it; the executor
+      // records the landing at t0 + 3.8 s. Counted as pending, the swap would be taken off a wallet that already
+      // shows it: 0 % SOL, and a swap back.
+      await walletSeen(t0 + 3_500, 2_500_000_000n, 500_000_000n, t0 + 3_600);
+      await moveTo(swap!.id, 'landed', t0 + 3_800);
+      const waiting = await evaluate(rebalancer, w(2), t0 + 4_000, deps);
+      expect(waiting).toMatchObject({ outcome: 'skipped', message: `waiting for a wallet snapshot read after its swap ${swap!.id} settled (the last one was read while it was being sent)` });
+      expect(await deps.states.lastDecision('rebal')).toMatchObject({ outcome: 'skipped' });
+
+      // The next snapshot was read after the landing was recorded: balanced, nothing to do.
+      await walletSeen(t0 + 5_000, 2_500_000_000n, 500_000_000n, t0 + 5_100);
+      expect(await evaluate(rebalancer, w(3), t0 + 6_000, deps)).toMatchObject({ outcome: 'nothing' });
+      expect((await swaps()).map((r) => r.id)).toEqual([swap!.id]);
+    });
+
+    it('decides on a wallet read before its swap was sent, the swap pending', async () => {
+      await walletSeen(t0, 5_000_000_000n, 0n);
+      await evaluate(rebalancer, w(1), t0 + 2_000, deps);
+      const [swap] = await swaps();
+      // Read from t0 + 2.5 s to t0 + 2.9 s, the swap sent at t0 + 3 s: not in the wallet, and pending.
+      await walletSeen(t0 + 2_500, 5_000_000_000n, 0n, t0 + 2_900);
+      await moveTo(swap!.id, 'submitted', t0 + 3_000);
+      expect(await evaluate(rebalancer, w(2), t0 + 4_000, deps)).toMatchObject({ outcome: 'nothing' });
+      expect((await swaps()).map((r) => r.id)).toEqual([swap!.id]);
     });
 
     it('asks again once its swap failed (nothing moved, the drift is still there)', async () => {

@@ -193,7 +193,7 @@ describe('the pending intents a strategy sees', () => {
       await moveTo(swap!.id, 'landed', t0 + 3_800);
       const waiting = await evaluate(rebalancer, w(2), t0 + 4_000, deps);
       expect(waiting).toMatchObject({ outcome: 'skipped', message: `waiting for a wallet snapshot read after its swap ${swap!.id} settled (the last one was read while it was being sent)` });
-      expect(await deps.states.lastDecision('rebal')).toMatchObject({ outcome: 'skipped' });
+      expect(await new StrategyStateStore(redis, prefix).lastDecision('rebal')).toMatchObject({ outcome: 'skipped' });
 
       // The next snapshot was read after the landing was recorded: balanced, nothing to do.
       await walletSeen(t0 + 5_000, 2_500_000_000n, 500_000_000n, t0 + 5_100);

@@ -6,6 +6,7 @@ import { KeeperError } from '../lib/errors.js';
 import { dirname, resolve } from 'node:path';
 import type { AnyStrategy, Watches } from '../sdk/strategy.js';
 import { deepFreeze } from '../sdk/context.js';
+import { UNKNOWN_SYMBOL_PARAM, withSymbolLookups, type SymbolLookups } from '../sdk/symbols.js';
 import { envSchema, type KeeperEnv } from './env.js';
 import { configSchema, type RawKeeperConfig } from './schema.js';
 
@@ -15,17 +16,25 @@ export interface ConfigIssue {
   message: string;
   /** For an unknown field, the field's own path (`risk.maxNotionalUSD`); `path` is the object holding it. */
   unknownField?: string;
+  /** A symbol outside the known table that this problem is about (mintParam's issue): one to look up at the venue. */
+  symbol?: string;
 }
 
 /** The config file is invalid; every problem is listed, each with its path. The bot must not start. */
 export class ConfigError extends KeeperError {
   readonly file: string;
   readonly issues: readonly ConfigIssue[];
-  constructor(file: string, issues: readonly ConfigIssue[]) {
+  /**
+   * Symbols the strategies' params name that are neither known nor looked up (whatever else is wrong): a command
+   * that can reach the venue looks them up in its token list and parses again (src/cli/strategies.ts).
+   */
+  readonly unknownSymbols: readonly string[];
+  constructor(file: string, issues: readonly ConfigIssue[], unknownSymbols: readonly string[] = []) {
     const list = issues.map((i) => `  - ${i.path}: ${i.message}`).join('\n');
     super('CONFIG_INVALID', 'halt', `${file} is invalid (${issues.length} problem${issues.length === 1 ? '' : 's'}):\n${list}`, { details: { file, issues } });
     this.file = file;
     this.issues = issues;
+    this.unknownSymbols = unknownSymbols;
   }
 }
 
@@ -75,7 +84,15 @@ export interface UserStrategyEntry {
  */
 export type UserStrategyCheck =
   | { ok: true; definition: AnyStrategy; params: unknown; watches: Watches }
-  | { ok: false; issues: Array<{ path: Array<string | number>; message: string }> };
+  | { ok: false; issues: Array<{ path: Array<string | number>; message: string; symbol?: string | undefined }> };
+
+/** What parseConfig takes besides the text (both made by the CLI, which can load modules and reach the venue). */
+export interface ParseOptions {
+  /** The checks of the instances of strategies of the user's own, by instance index (see parseConfig). */
+  userChecks?: ReadonlyMap<number, UserStrategyCheck> | undefined;
+  /** Symbols outside the known table, looked up in the venue's token list; without them such symbols are refused. */
+  symbols?: SymbolLookups | undefined;
+}
 
 /** The validated, frozen configuration of a keeper, with the environment it was read with. */
 export interface KeeperConfig extends Omit<RawKeeperConfig, 'strategies'> {
@@ -92,10 +109,22 @@ const PARSE_OPTIONS = {
   error: (iss: z.core.$ZodRawIssue) => (iss.code === 'invalid_type' && iss.input === undefined ? `required (${iss.expected})` : undefined),
 };
 
-/** Reads and validates a config file; throws ConfigError listing every problem. */
+/**
+ * Reads and validates a config file; throws ConfigError listing every problem. For commands that do not reach the
+ * venue: a symbol outside the known table is refused, with a word on where it would resolve.
+ */
 export function loadConfig(file: string, registry: StrategyRegistry, env: NodeJS.ProcessEnv = process.env): KeeperConfig {
-  return parseConfig(readConfigText(file), file, registry, env);
+  try {
+    return parseConfig(readConfigText(file), file, registry, env);
+  } catch (err) {
+    if (!(err instanceof ConfigError) || err.unknownSymbols.length === 0) throw err;
+    const issues = err.issues.map((i) => (i.symbol === undefined ? i : { ...i, message: `${i.message}; ${NOT_LOOKED_UP}` }));
+    throw new ConfigError(file, issues, err.unknownSymbols);
+  }
 }
+
+/** Said of a symbol a command refuses without asking the venue. */
+const NOT_LOOKED_UP = "this command does not look symbols up in the venue's token list (`jup-keeper run` and `config check` do): write the mint address";
 
 /** A config file's text; ConfigError when it cannot be read. */
 export function readConfigText(file: string): string {
@@ -178,9 +207,12 @@ export function userStrategyEntries(text: string, file: string): { entries: User
 /**
  * Validates config text (YAML). Throws ConfigError with every problem found. Instances of strategies of the user's
  * own are checked by `userChecks` (by instance index), made by loading their modules; without them (commands that
- * read only the config's other sections) such instances are taken unchecked and cannot run.
+ * read only the config's other sections) such instances are taken unchecked and cannot run. Strategy params naming
+ * a symbol outside the known table resolve through `symbols` (looked up in the venue's token list); without them
+ * the ConfigError lists such symbols in `unknownSymbols`.
  */
-export function parseConfig(text: string, file: string, registry: StrategyRegistry, env: NodeJS.ProcessEnv = process.env, userChecks?: ReadonlyMap<number, UserStrategyCheck>): KeeperConfig {
+export function parseConfig(text: string, file: string, registry: StrategyRegistry, env: NodeJS.ProcessEnv = process.env, options: ParseOptions = {}): KeeperConfig {
+  const { userChecks, symbols } = options;
   const data = parseYaml(text, file);
   const secrets: ConfigIssue[] = [];
   findSecrets(data, [], secrets);
@@ -198,10 +230,10 @@ export function parseConfig(text: string, file: string, registry: StrategyRegist
   crossChecks(sections, envResult.success ? envResult.data : undefined, found);
   const entries = strategyEntries(data);
   checkDuplicateIds(entries, found);
-  const checked = checkStrategies(entries, registry, found, file, userChecks);
+  const { checked, unknownSymbols } = checkStrategies(entries, registry, found, file, userChecks, symbols);
 
   const issues = [...secrets, ...withoutSecretPaths(found, secrets)];
-  if (issues.length > 0 || !parsed.success || !envResult.success) throw new ConfigError(file, issues);
+  if (issues.length > 0 || !parsed.success || !envResult.success) throw new ConfigError(file, issues, unknownSymbols);
   const strategies = parsed.data.strategies.map((inst, i): ConfiguredStrategy => {
     const ok = checked.get(i);
     if (!ok) throw new ConfigError(file, [{ path: `strategies[${i}]`, message: 'not checked' }]); // unreachable: every entry that parses is checked
@@ -213,14 +245,27 @@ export function parseConfig(text: string, file: string, registry: StrategyRegist
   return deepFreeze(result as KeeperConfig);
 }
 
-type Sections = Partial<Pick<RawKeeperConfig, 'venue' | 'wallet' | 'api' | 'notify'>>;
+/** Sections of a config read one by one: each present only when it parses by itself. */
+export type ConfigSections = Partial<Pick<RawKeeperConfig, 'venue' | 'wallet' | 'api' | 'notify'>>;
+
+/**
+ * The sections of config text that parse by themselves, whatever else is wrong with it (empty when the YAML does not
+ * parse): the CLI reads the venue from them before the strategies' params parse.
+ */
+export function configSections(text: string, file: string): ConfigSections {
+  try {
+    return parseSections(parseYaml(text, file));
+  } catch {
+    return {};
+  }
+}
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /** The sections the cross-checks read, each parsed alone (absent when broken: the schema issue is reported). */
-function parseSections(data: unknown): Sections {
+function parseSections(data: unknown): ConfigSections {
   if (!isRecord(data)) return {};
   const venue = configSchema.shape.venue.safeParse(data.venue);
   const wallet = configSchema.shape.wallet.safeParse(data.wallet);
@@ -243,7 +288,7 @@ function strategyEntries(data: unknown): StrategyEntry[] {
   return data.strategies.flatMap((raw: unknown, index) => (isRecord(raw) ? [{ index, id: raw.id, strategy: raw.strategy, params: raw.params ?? {} }] : []));
 }
 
-function crossChecks(config: Sections, env: KeeperEnv | undefined, issues: ConfigIssue[]): void {
+function crossChecks(config: ConfigSections, env: KeeperEnv | undefined, issues: ConfigIssue[]): void {
   const { venue, wallet, api } = config;
   if (venue?.kind === 'live') {
     if (wallet?.paper) issues.push({ path: 'wallet.paper', message: 'a paper wallet only exists on the simulator venue' });
@@ -293,9 +338,14 @@ function unloaded(path: string): AnyStrategy {
   });
 }
 
-/** Checks each entry's params against its strategy's own schema; returns the parsed params by entry index. */
-function checkStrategies(entries: readonly StrategyEntry[], registry: StrategyRegistry, issues: ConfigIssue[], file: string, userChecks: ReadonlyMap<number, UserStrategyCheck> | undefined): Map<number, CheckedStrategy> {
+/**
+ * Checks each entry's params against its strategy's own schema, with the looked-up symbols in force; returns the
+ * parsed params by entry index, and the symbols the params name that resolved to nothing.
+ */
+function checkStrategies(entries: readonly StrategyEntry[], registry: StrategyRegistry, issues: ConfigIssue[], file: string, userChecks: ReadonlyMap<number, UserStrategyCheck> | undefined, symbols: SymbolLookups | undefined): { checked: Map<number, CheckedStrategy>; unknownSymbols: string[] } {
   const out = new Map<number, CheckedStrategy>();
+  const unknown = new Set<string>();
+  const before = issues.length;
   for (const { index: i, strategy, params: raw } of entries) {
     if (typeof strategy !== 'string' || !isRecord(raw)) continue; // the schema reports these
     if (STRATEGY_PATH.test(strategy)) {
@@ -306,7 +356,7 @@ function checkStrategies(entries: readonly StrategyEntry[], registry: StrategyRe
       }
       const check = userChecks.get(i);
       if (!check) issues.push({ path: `strategies[${i}].strategy`, message: `the strategy module ${strategy} was not loaded` });
-      else if (!check.ok) issues.push(...check.issues.map((iss) => ({ path: formatPath(['strategies', i, ...(iss.path[0] === 'strategy' ? iss.path : ['params', ...iss.path])]), message: iss.message })));
+      else if (!check.ok) issues.push(...check.issues.map((iss) => ({ path: formatPath(['strategies', i, ...(iss.path[0] === 'strategy' ? iss.path : ['params', ...iss.path])]), message: iss.message, ...(iss.symbol === undefined ? {} : { symbol: iss.symbol }) })));
       else out.set(i, { definition: check.definition, params: check.params, watches: check.watches, source });
       continue;
     }
@@ -315,9 +365,18 @@ function checkStrategies(entries: readonly StrategyEntry[], registry: StrategyRe
       issues.push({ path: `strategies[${i}].strategy`, message: `unknown strategy ${JSON.stringify(strategy)}; known: ${registry.names().join(', ')}; or a module of your own: ./path/to/file.ts` });
       continue;
     }
-    const params = definition.params.safeParse(raw, PARSE_OPTIONS);
+    // Strategies that read symbols through resolveMint themselves (rebalance's weights) report them through the scope.
+    const { result: params, unknownSymbols } = withSymbolLookups(symbols, () => definition.params.safeParse(raw, PARSE_OPTIONS));
+    for (const s of unknownSymbols) unknown.add(s);
     if (!params.success) {
-      issues.push(...toIssues(params.error, ['strategies', i, 'params']));
+      const found = toIssues(params.error, ['strategies', i, 'params']);
+      issues.push(...found);
+      // A symbol that was looked up and names no single token, read by a strategy outside mintParam (whose issue
+      // does not say why): the reason is reported once at the instance's params.
+      for (const s of unknownSymbols) {
+        const why = symbols?.failed.get(s);
+        if (why !== undefined && !found.some((f) => f.symbol === s)) issues.push({ path: `strategies[${i}].params`, message: why, symbol: s });
+      }
       continue;
     }
     let watches: Watches;
@@ -329,7 +388,10 @@ function checkStrategies(entries: readonly StrategyEntry[], registry: StrategyRe
     }
     out.set(i, { definition, params: params.data, watches });
   }
-  return out;
+  for (const issue of issues.slice(before)) if (issue.symbol !== undefined) unknown.add(issue.symbol);
+  // Found or failed, a looked-up symbol is no longer one to look up.
+  const unresolved = [...unknown].filter((s) => !symbols?.found.has(s) && !symbols?.failed.has(s));
+  return { checked: out, unknownSymbols: unresolved };
 }
 
 /**
@@ -401,7 +463,8 @@ function describe(issue: z.core.$ZodIssue, prefix: ReadonlyArray<string | number
     const closest = branches.reduce<z.core.$ZodIssue[] | undefined>((best, b) => (best === undefined || b.length < best.length ? b : best), undefined);
     if (closest) return closest.flatMap((inner) => describe(inner, at));
   }
-  return [{ path: formatPath(at), message: issue.message }];
+  const symbol: unknown = issue.code === 'custom' ? issue.params?.[UNKNOWN_SYMBOL_PARAM] : undefined;
+  return [{ path: formatPath(at), message: issue.message, ...(typeof symbol === 'string' ? { symbol } : {}) }];
 }
 
 /** `['strategies', 0, 'schedule']` -> `strategies[0].schedule`. */

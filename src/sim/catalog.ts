@@ -59,13 +59,22 @@ const PROFILES: Record<string, Profile> = {
   RAY: { program: 'token', category: 'bluechip', usd: 2.5, dailyVol: 0.05, liquidityUsd: 20_000_000, ageMs: 5 * YEAR, verified: true, organicScore: 89, holderCount: 250_000, tags: ['verified'], mintAuthority: false, freezeAuthority: false },
 };
 
-/** Tokens the simulator adds beyond the well-known list: a Token-2022 stable, a risky token, a new listing. */
+/**
+ * Tokens the simulator adds beyond the well-known list: a Token-2022 stable, a risky token, a new listing, a verified
+ * meme token outside the well-known list (POPCAT, real mainnet mint), and copycats listed after them as the real list
+ * has them: an unverified "POPCAT", and a second unverified "NEWT" launch (a symbol two tokens share with neither
+ * verified, which nothing can pick between).
+ */
 function extraTokens(): SimToken[] {
   const addr = (label: string): string => Keypair.fromSeed(seedBytes(`mint:${label}`)).publicKey.toBase58();
   return [
     { symbol: 'PYUSD', name: 'PayPal USD', mint: '2b1kV6DkPAnxd5ixfnxCpjxmKwqjjaYmCZfHsFu24GXo', decimals: 6, program: 'token2022', category: 'stable', usd: 1, dailyVol: 0.0005, liquidityUsd: 30_000_000, ageMs: 2 * YEAR, verified: true, organicScore: 85, holderCount: 40_000, tags: ['verified', 'token-2022'], mintAuthority: true, freezeAuthority: true },
     { symbol: 'RISK', name: 'Rugpull Risk', mint: addr('RISK'), decimals: 6, program: 'token', category: 'meme', usd: 0.004, dailyVol: 0.25, liquidityUsd: 40_000, ageMs: 20 * DAY, verified: false, organicScore: 8, holderCount: 310, tags: [], mintAuthority: true, freezeAuthority: true, suspiciousDev: true },
     { symbol: 'NEWT', name: 'Newt Launch', mint: addr('NEWT'), decimals: 6, program: 'token', category: 'new', usd: 0.0008, dailyVol: 0.4, liquidityUsd: 150_000, ageMs: 3 * 3_600_000, verified: false, organicScore: 35, holderCount: 1_250, tags: ['pump'], mintAuthority: false, freezeAuthority: false },
+    { symbol: 'POPCAT', name: 'Popcat', mint: '7GCihgDB8fe6KNjn2MYtkzZcRjQy3t9GHdC8uHYmW2hr', decimals: 9, program: 'token', category: 'meme', usd: 0.3, dailyVol: 0.1, liquidityUsd: 6_000_000, ageMs: 2 * YEAR, verified: true, organicScore: 86, holderCount: 140_000, tags: ['verified', 'community'], mintAuthority: false, freezeAuthority: false },
+    // Copycats: listed after the tokens whose symbols they take (Venue.resolveToken keeps the first).
+    { symbol: 'POPCAT', name: 'Popcat', mint: addr('POPCAT-copycat'), decimals: 6, program: 'token', category: 'meme', usd: 0.0004, dailyVol: 0.3, liquidityUsd: 9_000, ageMs: 9 * DAY, verified: false, organicScore: 4, holderCount: 160, tags: [], mintAuthority: true, freezeAuthority: true },
+    { symbol: 'NEWT', name: 'Newt', mint: addr('NEWT-2'), decimals: 6, program: 'token', category: 'new', usd: 0.0003, dailyVol: 0.4, liquidityUsd: 60_000, ageMs: 5 * 3_600_000, verified: false, organicScore: 21, holderCount: 480, tags: ['pump'], mintAuthority: false, freezeAuthority: false },
   ];
 }
 

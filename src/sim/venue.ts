@@ -78,7 +78,8 @@ export class Venue {
     this.chain = new SimChain({ clock: this.clock, seed: this.seed, authority: this.authority });
     this.tokens = Object.freeze(buildCatalog());
     this.byMint = new Map(this.tokens.map((t) => [t.mint, t]));
-    this.bySymbol = new Map(this.tokens.map((t) => [t.symbol.toUpperCase(), t]));
+    // The first token listed with a symbol keeps it: copycats sharing it are listed after the real one.
+    this.bySymbol = new Map([...this.tokens].reverse().map((t) => [t.symbol.toUpperCase(), t]));
     this.prices = new PriceBook(this.tokens, this.seed, this.clock);
     this.router = new Router(this.tokens, this.prices);
     this.genesis();

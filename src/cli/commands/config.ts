@@ -2,6 +2,7 @@ import { dirname, resolve } from 'node:path';
 import type { Command } from 'commander';
 import { ConfigError } from '../../config/index.js';
 import { loadConfigWithStrategies } from '../strategies.js';
+import { formatLookedUp } from '../symbols.js';
 import { configJsonSchema } from '../../config/jsonSchema.js';
 import { KeeperError } from '../../lib/errors.js';
 import { builtinStrategies } from '../../../strategies/index.js';
@@ -29,7 +30,8 @@ async function checkKeypair(config: KeeperConfig): Promise<void> {
 
 /**
  * Registers `config check <file>`: validates a config file (with the environment and .env, as `run` would read
- * them) against the schema and the built-in strategies, without starting anything; and `config schema`: prints the
+ * them) against the schema and the built-in strategies, without starting anything (but, when params name symbols
+ * outside the known table and the venue is the in-process simulator, a short-lived one to ask its token list); and `config schema`: prints the
  * config's JSON Schema, every built-in strategy's params included (config/schema.json is this output, for editors).
  */
 export function registerConfigCommands(program: Command, ctx: CliContext): void {
@@ -42,9 +44,11 @@ export function registerConfigCommands(program: Command, ctx: CliContext): void 
     .action(async (file: string) => {
       try {
         // Strategies of the user's own are loaded (each in its thread) and their params checked, then stopped.
-        const { config, close } = await loadConfigWithStrategies(file, process.env);
+        // Symbols outside the known table are looked up in the token list of the venue the config names.
+        const { config, close, symbols } = await loadConfigWithStrategies(file, process.env, { lookUpSymbols: true });
         await close();
         await checkKeypair(config);
+        for (const s of symbols) ctx.io.out(`symbol ${formatLookedUp(s)} in the venue's token list\n`);
         const n = config.strategies.length;
         ctx.io.out(`ok: ${file} (${n} ${n === 1 ? 'strategy' : 'strategies'}: ${config.strategies.map((s) => s.id).join(', ')})\n`);
       } catch (err) {

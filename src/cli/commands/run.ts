@@ -1,6 +1,7 @@
 import { Option, type Command } from 'commander';
 import { createLogger } from '../../lib/logger.js';
 import { loadConfigWithStrategies } from '../strategies.js';
+import { formatLookedUp } from '../symbols.js';
 import { intInRange } from '../args.js';
 import type { CliContext } from '../context.js';
 import type { RunOptions } from './runKeeper.js';
@@ -32,9 +33,11 @@ export function registerRunCommand(program: Command, _ctx: CliContext): void {
     .action(async (opts: RunOptions) => {
       // --wallet counts as the configured wallet, exactly like JUPKEEPER_KEYPAIR_PATH.
       const env = opts.wallet ? { ...process.env, JUPKEEPER_KEYPAIR_PATH: opts.wallet } : process.env;
-      const { config, threads, close } = await loadConfigWithStrategies(opts.config, env);
+      const { config, threads, close, symbols } = await loadConfigWithStrategies(opts.config, env, { lookUpSymbols: true, venueUrl: opts.venueUrl });
       try {
         const logger = createLogger({ level: process.env.LOG_LEVEL ?? config.logging.level, format: opts.logFormat ?? config.logging.format });
+        // Once, at start-up: which token each symbol outside the known table turned out to be.
+        for (const s of symbols) logger.info({ symbol: s.symbol, mint: s.mint, decimals: s.decimals, verified: s.verified }, `symbol ${formatLookedUp(s)} in the venue's token list`);
         // Loaded on demand: the daemon's modules (BullMQ, web3.js, the simulator) cost a second of start-up that
         // look-up commands should not pay.
         const { runKeeper } = await import('./runKeeper.js');

@@ -6,6 +6,7 @@
 import { Worker } from 'node:worker_threads';
 import { pathToFileURL } from 'node:url';
 import type { PricePoint } from '../../sdk/context.js';
+import type { SymbolLookups } from '../../sdk/symbols.js';
 import type { MarketData, PredictionData, WalletData } from '../ports.js';
 import type { CheckResult, DecideItem, DecideResult, Reply, Request, StrategyInfo } from './protocol.js';
 
@@ -19,6 +20,11 @@ export interface IsolationLimits {
   loadTimeoutMs: number;
   /** How long an instance whose decision was stopped is suspended the first time; doubled at each repeat, to 1 h. */
   suspendMs: number;
+  /**
+   * Not a limit: the symbols the CLI looked up in the venue's token list, which the thread's params check resolves
+   * (its copy of the SDK cannot see the engine's). Carried here because the hosts are made with these options.
+   */
+  symbols?: SymbolLookups | undefined;
 }
 
 export const DEFAULT_ISOLATION: IsolationLimits = Object.freeze({ decisionTimeoutMs: 1_000, memoryLimitMb: 256, loadTimeoutMs: 15_000, suspendMs: 60_000 });
@@ -88,7 +94,7 @@ export class StrategyHost {
   /** Each entry's params parsed by the strategy's schema, and its watches. */
   check(entries: Array<{ index: number; params: unknown }>): Promise<CheckResult[]> {
     return this.serial(async () => {
-      const reply = await this.ask({ type: 'check', seq: this.nextSeq(), entries });
+      const reply = await this.ask({ type: 'check', seq: this.nextSeq(), entries, symbols: this.limits.symbols });
       if (reply.type !== 'check') throw new StrategyThreadError(this.file, 'the strategy thread answered out of turn');
       return reply.results;
     });

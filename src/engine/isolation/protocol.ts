@@ -1,6 +1,7 @@
 // The messages between the engine and a strategy thread (see host.ts). Everything crosses by structured clone.
 import type { PricePoint } from '../../sdk/context.js';
 import type { Watches } from '../../sdk/strategy.js';
+import type { SymbolLookups } from '../../sdk/symbols.js';
 import type { MarketData, PendingIntentData, PredictionData, WalletData } from '../ports.js';
 
 /** What a thread is started with. */
@@ -24,6 +25,8 @@ export interface StrategyInfo {
 export interface ParamIssue {
   path: Array<string | number>;
   message: string;
+  /** mintParam's issue: the symbol outside the known table that resolved to nothing (one to look up at the venue). */
+  symbol?: string | undefined;
 }
 
 export type CheckResult = { index: number; ok: true; params: unknown; watches: Watches } | { index: number; ok: false; issues: ParamIssue[] };
@@ -48,7 +51,8 @@ export type DecideResult = { ok: true; out: unknown; logs: LogLine[] } | { ok: f
 
 export type Request =
   | { type: 'describe'; seq: number }
-  | { type: 'check'; seq: number; entries: Array<{ index: number; params: unknown }> }
+  /** `symbols`: the symbols looked up in the venue's token list, in force while the params are parsed. */
+  | { type: 'check'; seq: number; entries: Array<{ index: number; params: unknown }>; symbols?: SymbolLookups | undefined }
   | { type: 'decide'; seq: number; now: number; market: MarketData; prediction: PredictionData | undefined; wallet: WalletData; history: ReadonlyMap<string, readonly PricePoint[]> | undefined; items: DecideItem[]; from: number };
 
 export type Reply =

@@ -5,6 +5,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { buildContext, sharedContext } from '../context.js';
 import { deepFreeze } from '../../sdk/context.js';
+import { UNKNOWN_SYMBOL_PARAM, withSymbolLookups, type SymbolLookups } from '../../sdk/symbols.js';
 import type { AnyStrategy } from '../../sdk/strategy.js';
 import type { CheckResult, DecideResult, LogLine, Reply, Request, ThreadData } from './protocol.js';
 
@@ -57,11 +58,17 @@ async function describe(seq: number): Promise<Reply> {
   }
 }
 
-async function check(seq: number, entries: Array<{ index: number; params: unknown }>): Promise<Reply> {
+/** The symbol of mintParam's issue for one it could not resolve (the SDK copy the module loaded made it). */
+function unknownSymbol(issue: { code: string; params?: Record<string, unknown> | undefined }): string | undefined {
+  const symbol = issue.code === 'custom' ? issue.params?.[UNKNOWN_SYMBOL_PARAM] : undefined;
+  return typeof symbol === 'string' ? symbol : undefined;
+}
+
+async function check(seq: number, entries: Array<{ index: number; params: unknown }>, symbols: SymbolLookups | undefined): Promise<Reply> {
   const s = await load();
   const results = entries.map(({ index, params }): CheckResult => {
-    const parsed = s.params.safeParse(params);
-    if (!parsed.success) return { index, ok: false, issues: parsed.error.issues.map((i) => ({ path: i.path.filter((p): p is string | number => typeof p !== 'symbol'), message: i.message })) };
+    const { result: parsed } = withSymbolLookups(symbols, () => s.params.safeParse(params));
+    if (!parsed.success) return { index, ok: false, issues: parsed.error.issues.map((i) => ({ path: i.path.filter((p): p is string | number => typeof p !== 'symbol'), message: i.message, symbol: unknownSymbol(i) })) };
     try {
       const watches = s.watches(parsed.data);
       if (!cloneable(parsed.data) || !cloneable(watches)) return { index, ok: false, issues: [{ path: [], message: 'the parsed params or watches() hold functions or other values that cannot be copied to the engine' }] };
@@ -119,7 +126,7 @@ port.on('message', (req: Request) => {
   void (async () => {
     try {
       if (req.type === 'describe') port.postMessage(await describe(req.seq));
-      else if (req.type === 'check') port.postMessage(await check(req.seq, req.entries));
+      else if (req.type === 'check') port.postMessage(await check(req.seq, req.entries, req.symbols));
       else await decide(req);
     } catch (err) {
       // The module would not load: every later request fails the same way, which the host reports.

@@ -1,5 +1,6 @@
 import { PublicKey } from '@solana/web3.js';
 import type { JupiterClient } from '../jupiter/client.js';
+import { NotFoundError } from '../jupiter/errors.js';
 import { EVENT_CATEGORIES, type EventCategory } from '../jupiter/prediction/getEvents.js';
 import type { PredictionEvent } from '../jupiter/prediction/market.js';
 import type { Logger } from '../lib/logger.js';
@@ -32,6 +33,8 @@ export interface FeedDeps {
 export class Feeds {
   private tokenFacts: { at: number; mints: string; value: MarketSnapshot['tokens'] } | undefined;
   private readonly now: () => number;
+  /** Watched market ids the venue answered 404 for (warned once each). */
+  private readonly missingMarkets = new Set<string>();
 
   constructor(private readonly deps: FeedDeps) {
     this.now = deps.now ?? Date.now;
@@ -134,11 +137,29 @@ export class Feeds {
       events.push(...page.data.map(eventView));
     }
     const known = new Set(events.flatMap((e) => e.markets.map((m) => m.marketId)));
-    const extra = await Promise.all([...new Set(marketIds)].filter((id) => !known.has(id)).map((id) => jup.prediction.getMarket({ marketId: id })));
+    const extra = (await Promise.all([...new Set(marketIds)].filter((id) => !known.has(id)).map((id) => this.watchedMarket(id)))).filter((m) => m !== undefined);
     if (extra.length > 0) events.push({ eventId: 'watched', title: 'Watched markets', category: null, markets: extra.map(marketView) });
     const snapshot: PredictionSnapshot = { at: this.now(), events };
     await this.deps.snapshots.write('prediction', snapshot);
     return snapshot;
+  }
+
+  /**
+   * A market a strategy watches by id, or undefined when the venue has no such market (a typo in the config, a market
+   * delisted): said once per id, and the other markets' feed goes on (strategies see `ctx.market(id)` undefined).
+   * Other failures fail the refresh, which keeps the previous snapshot.
+   */
+  private async watchedMarket(marketId: string): Promise<Awaited<ReturnType<JupiterClient['prediction']['getMarket']>> | undefined> {
+    try {
+      const market = await this.deps.jup.prediction.getMarket({ marketId });
+      this.missingMarkets.delete(marketId);
+      return market;
+    } catch (err) {
+      if (!(err instanceof NotFoundError)) throw err;
+      if (!this.missingMarkets.has(marketId)) this.deps.logger.warn({ marketId }, `the venue has no prediction market ${marketId}: a strategy watches it; left out of the prediction feed until it exists`);
+      this.missingMarkets.add(marketId);
+      return undefined;
+    }
   }
 
   private async tokens(mints: string[]): Promise<MarketSnapshot['tokens']> {

@@ -23,6 +23,7 @@ import type { Intent } from '../../src/sdk/intents.js';
 import { readTokenAccount } from '../../src/solana/guardChanges.js';
 import { SolanaRpc } from '../../src/solana/rpc.js';
 import { PRODUCT_PRIMARY_RULE, PRODUCT_PROGRAM, startHostileVenue, type HostileVenue, type ProductAttack, type ProductAttackRecord, type ProductKind } from '../helpers/hostileVenue.js';
+import { waitUntil } from '../helpers/e2e.js';
 import { executorFor, marketOf, type ExecutorWorld, type WalletExecutor } from '../helpers/executorKit.js';
 import { balances, BONK, control, JUP, SOL, startTestSim, USDC } from '../helpers/sim.js';
 
@@ -173,7 +174,11 @@ describe('each product behind a hostile venue', { timeout: 300_000 }, () => {
     await refused(s, 'recurring.create', intent, { kind: 'mint', mint: JUP }, (tx) => expect(terms(tx).accounts.outputMint).toBe(JUP));
     await lands(s, intent);
 
-    const [order] = (await world.jup.recurring.getOrders({ user: s.wallet.address, orderStatus: 'active', recurringType: 'time' })).orders;
+    // The venue's keeper buys the first slice at once, the second a day later: the refused cancel below compares the
+    // wallet before and after, so it waits for that first purchase (on a loaded machine it came in between).
+    const open = async () => (await world.jup.recurring.getOrders({ user: s.wallet.address, orderStatus: 'active', recurringType: 'time' })).orders;
+    await waitUntil('the first slice bought', async () => (await open())[0]?.rawInUsed === 100_000_000n, 30_000);
+    const [order] = await open();
     const cancel: Intent = { kind: 'recurring.cancel', order: order!.orderKey };
     await refused(s, 'recurring.cancel', cancel, { kind: 'payout-stranger' }, async (tx, r) => {
       // The stranger would get what the order still holds (the slices not bought yet; the keeper may have bought one).

@@ -142,6 +142,19 @@ describe('npm start, then status and trades in another shell', () => {
         expect(out).toMatch(new RegExp(`^\\s+${id}\\s+\\S+@\\S+\\s+every \\d+s\\s+(\\S+ ago|never)\\s+(in \\d+s|due now)\\s`, 'm'));
       }
 
+      // The kill switch and the ledger typed with no flag are the running keeper's too: status shows the switch
+      // engaged for it, and `intents` lists its strategies' intents.
+      const on = await npx('kill-switch', 'on', '--reason', 'operator check');
+      expect(on.code, on.stderr).toBe(0);
+      expect(on.stdout).toMatch(/^kill switch ENGAGED \(halt\) for jk-paper \(the keeper running now\): operator check$/m);
+      expect((await npx('status')).stdout).toMatch(/^kill switch\s+ENGAGED \(halt\) by cli \S+ ago: operator check$/m);
+      const listed = await npx('intents', '--json');
+      expect(listed.code, listed.stderr).toBe(0);
+      expect((JSON.parse(listed.stdout) as Array<{ strategy: string }>).some((r) => r.strategy === 'dca-sol-usdc')).toBe(true);
+      const off = await npx('kill-switch', 'off');
+      expect(off.stdout).toBe('kill switch released for jk-paper (the keeper running now)\n');
+      expect((await npx('status')).stdout).toMatch(/^kill switch\s+off$/m);
+
       // Stopped as a person stops it (Ctrl-C reaches npm and the keeper; SIGTERM to npm is what a process manager sends).
       run.proc.kill('SIGTERM');
       const code = await Promise.race([run.exited, new Promise<'timeout'>((r) => setTimeout(() => r('timeout'), STOP_WITHIN_MS + 5_000).unref())]);

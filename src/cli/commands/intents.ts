@@ -7,7 +7,8 @@ import { readVenueOrders } from '../../store/keeperStore.js';
 import { intInRange } from '../args.js';
 import type { CliContext } from '../context.js';
 import { formatTable } from '../output.js';
-import { clip, formatAge, nothingStored, prefixInUse, resolveLocation, shortId, withKeeperRedis, withRedisArgs, type RedisArgs } from './redisArgs.js';
+import { withLocatedKeeper } from './locate.js';
+import { clip, formatAge, nothingStored, prefixInUse, shortId, withRedisArgs, type RedisArgs } from './redisArgs.js';
 
 interface IntentsOptions extends RedisArgs {
   state?: IntentState;
@@ -58,12 +59,13 @@ export function registerIntentsCommand(program: Command, ctx: CliContext): void 
       .addOption(new Option('--state <state>', 'only intents in this state').choices(INTENT_STATES))
       .option('--strategy <id>', 'only intents of this strategy instance')
       .addOption(new Option('--limit <n>', 'only the latest n matching intents').argParser(intInRange('--limit', 1, 1_000_000))),
+    { locate: true },
   ).action(async (opts: IntentsOptions) => {
-    const loc = resolveLocation(opts);
-    const listing = await withKeeperRedis(loc.redisUrl, async (redis) => {
-      if (!(await prefixInUse(redis, loc.prefix))) return undefined;
+    // Without --prefix or --config: the running keeper's, as `status` finds it.
+    const { loc, listing } = await withLocatedKeeper(opts, async (redis, loc) => {
+      if (!(await prefixInUse(redis, loc.prefix))) return { loc, listing: undefined };
       const l = await new IntentStore(redis, loc.prefix).list();
-      return { ...l, venue: await readVenueOrders(redis, loc.prefix, l.records.map((r) => r.id)) };
+      return { loc, listing: { ...l, venue: await readVenueOrders(redis, loc.prefix, l.records.map((r) => r.id)) } };
     });
     // A record that does not parse is named on stderr, never printed as a row nor allowed to hide the others.
     for (const c of listing?.corrupt ?? []) ctx.io.err(`intent ${c.id} is corrupt and left out: ${c.problem}\n`);

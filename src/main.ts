@@ -156,7 +156,7 @@ async function wireKeeper(o: KeeperOptions, opened: Closer[]): Promise<RunningKe
   opened.push(() => events.close());
   const queues = new KeeperQueues(bullConnection, prefix, logger.child({ component: 'queues' }));
   opened.push(() => queues.close());
-  const feeds = new Feeds({ jup, rpc, snapshots, logger: logger.child({ component: 'feeds' }) });
+  const feeds = new Feeds({ jup, rpc, snapshots, logger: logger.child({ component: 'feeds' }), sent: () => intents.sentSignatures() });
   const instances = config.strategies.filter((s) => s.enabled);
   const watched = watchedSets(instances.map((s) => s.watches));
   const isolated = (s: (typeof instances)[number]): IsolatedDecider | undefined => {

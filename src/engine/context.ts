@@ -6,7 +6,8 @@ import type { IntentState } from './states.js';
 /** What the decide() contexts of one evaluation share (everything read from the snapshots), built and frozen once. */
 export interface SharedContext {
   readonly now: number;
-  readonly walletAt: number;
+  /** When the wallet snapshot was read, and what it found of the intents sent meanwhile (see inWallet). */
+  readonly walletRead: Pick<WalletData, 'at' | 'readAt' | 'sent'>;
   readonly price: StrategyContext['price'];
   readonly token: StrategyContext['token'];
   readonly priceHistory: StrategyContext['priceHistory'];
@@ -32,7 +33,7 @@ export function sharedContext(input: { now: number; market: MarketData; predicti
   const holdings = new Map(wallet.holdings.map((h) => [h.mint, h.amount]));
   return deepFreeze({
     now: input.now,
-    walletAt: wallet.at,
+    walletRead: { at: wallet.at, readAt: wallet.readAt, sent: wallet.sent },
     price: (mint: string) => market.prices[mint],
     token: (mint: string) => market.tokens[mint],
     priceHistory: (mint: string) => input.history?.get(mint) ?? NO_HISTORY,
@@ -79,7 +80,7 @@ export function buildContext<P, S extends Record<string, unknown>>(
     market: shared.market,
     openOrders: shared.openOrders,
     positions: shared.positions,
-    pendingIntents: input.pending.length === 0 ? NOTHING_PENDING : deepFreeze(pendingIntents(input.pending, shared.walletAt)),
+    pendingIntents: input.pending.length === 0 ? NOTHING_PENDING : deepFreeze(pendingIntents(input.pending, shared.walletRead)),
     state: deepFreeze(input.state),
     log: input.log,
   });
@@ -93,36 +94,39 @@ function isPendingState(state: IntentState): state is PendingIntentState {
 }
 
 /**
- * The instance's own intent that the wallet snapshot may or may not include, if there is one: sent (submitted or
- * landed now) before the snapshot's reads ended, and not recorded landed before they began. Its
- * transaction may have settled on chain before a read or after it (the ledger records a landing only once the
- * confirmation comes back), so the snapshot cannot be read either way: counted as pending when it is in the
- * balances, a rebalancer sees the opposite drift and trades it back; left out when it is not, it asks again. The
- * engine does not decide such an instance on this snapshot; the next one, read after the landing was recorded,
- * settles it.
+ * Whether the wallet snapshot holds an intent's effect: `in` it, `out` of it (pending), or `unsure`. Recorded landed
+ * before its reads began: in. Never sent (planned, built, guarded, signed): out. Sent while it was read: as the feed
+ * found on chain around its reads (`sent`: settled before them, not settled after them, or settled meanwhile). Sent
+ * after its reads ended: out. Anything else is unsure: its transaction may have settled before a read or after it
+ * (the ledger records a landing only once the confirmation comes back).
  */
-export function walletUnsure(pending: readonly PendingIntentData[], wallet: Pick<WalletData, 'at' | 'readAt'>): PendingIntentData | undefined {
-  const readEnd = wallet.readAt ?? wallet.at;
-  for (const p of pending) {
-    if (p.state !== 'submitted' && p.state !== 'landed') continue;
-    if (p.state === 'landed' && p.updatedAt < wallet.at) continue;
-    // Sent after the reads ended: not in them (a submitted intent's last move is its sending).
-    if ((p.state === 'submitted' ? p.updatedAt : p.createdAt) > readEnd) continue;
-    return p;
-  }
-  return undefined;
+export function inWallet(p: PendingIntentData, wallet: Pick<WalletData, 'at' | 'readAt' | 'sent'>): 'in' | 'out' | 'unsure' {
+  if (p.state === 'landed' && p.updatedAt < wallet.at) return 'in';
+  if (p.state !== 'submitted' && p.state !== 'landed') return 'out';
+  const seen = wallet.sent?.[p.id];
+  if (seen !== undefined) return seen;
+  // A submitted intent's last move is its sending.
+  return (p.state === 'submitted' ? p.updatedAt : p.createdAt) > (wallet.readAt ?? wallet.at) ? 'out' : 'unsure';
 }
 
 /**
- * What the strategy sees as pending: intents still planned or in flight, and those that landed at or after the
- * wallet snapshot's time (not in it: the engine does not decide on a snapshot that may hold a landing of the
- * instance's own, see walletUnsure). Oldest first.
+ * The instance's own intent that the wallet snapshot may or may not hold (see inWallet), if there is one. Counted as
+ * pending when it is in the balances, a rebalancer sees the opposite drift and trades it back; left out when it is
+ * not, it asks again. The engine does not decide such an instance on this snapshot; the next one settles it.
  */
-export function pendingIntents(pending: readonly PendingIntentData[], walletAt: number): PendingIntentView[] {
+export function walletUnsure(pending: readonly PendingIntentData[], wallet: Pick<WalletData, 'at' | 'readAt' | 'sent'>): PendingIntentData | undefined {
+  return pending.find((p) => (p.state === 'submitted' || p.state === 'landed') && inWallet(p, wallet) === 'unsure');
+}
+
+/**
+ * What the strategy sees as pending: intents planned or in flight, and landings, that the wallet snapshot does not
+ * hold (see inWallet; the engine does not decide on a snapshot unsure of one, see walletUnsure). Oldest first.
+ */
+export function pendingIntents(pending: readonly PendingIntentData[], wallet: Pick<WalletData, 'at' | 'readAt' | 'sent'>): PendingIntentView[] {
   const out: PendingIntentView[] = [];
   for (const p of [...pending].sort((a, b) => a.createdAt - b.createdAt)) {
     const state = p.state;
-    if (!isPendingState(state) || (state === 'landed' && p.updatedAt < walletAt)) continue;
+    if (!isPendingState(state) || inWallet(p, wallet) === 'in') continue;
     out.push({ id: p.id, kind: p.kind, state, intent: p.intent, createdAt: p.createdAt });
   }
   return out;

@@ -24,6 +24,8 @@ export interface WalletData {
   at: number;
   /** When its last read ended (unix ms); `at` when unknown. */
   readAt?: number | undefined;
+  /** The intents sent while it was read, by id: their transaction in the reads, not in them, or unsure. */
+  sent?: Readonly<Record<string, 'in' | 'out' | 'unsure'>> | undefined;
   address: string;
   lamports: bigint;
   holdings: HoldingView[];

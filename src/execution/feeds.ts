@@ -13,6 +13,8 @@ const TOKEN_PROGRAM = new PublicKey('TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA
 const TOKEN_2022_PROGRAM = new PublicKey('TokenzQdBNbLqP5VEhdkAS6EPFLC1PHnBqCXEpPxuEb');
 /** Pages of open trigger or recurring orders read at most (10 orders a page). */
 const MAX_ORDER_PAGES = 20;
+/** Signatures asked about in one getSignatureStatuses (the RPC's limit). */
+const STATUS_BATCH = 256;
 /** Token facts and shield warnings change rarely; they are refreshed this often (ms). */
 const TOKEN_FACTS_TTL_MS = 10 * 60_000;
 
@@ -23,6 +25,11 @@ export interface FeedDeps {
   snapshots: SnapshotStore;
   logger: Logger;
   now?: () => number;
+  /**
+   * The wallet's intents sent and not yet recorded landed, with their signatures (IntentStore.sentSignatures): asked
+   * about on chain before and after the wallet is read, so the engine knows which of them the reads hold.
+   */
+  sent?: () => Promise<Array<{ id: string; signature: string }>>;
 }
 
 /**
@@ -68,8 +75,11 @@ export class Feeds {
         return fallback;
       }
     };
+    // The intents in flight, and which of them have settled on chain already: those are in the reads below.
+    const sentBefore = (await this.deps.sent?.()) ?? [];
+    const settledBefore = await this.settled(sentBefore.map((s) => s.signature), true);
     // The snapshot is as old as its earliest read: a landing recorded before it is in the balances. One being sent
-    // while they are read may or may not be; the engine tells the two apart with `at` and `readAt` (walletUnsure).
+    // while they are read may or may not be: `sent` says which are, and the engine waits on the rest (walletUnsure).
     const at = this.now();
     // Balances are the ground truth for every decision: a failure there fails the whole refresh.
     const [lamports, ...accountLists] = await Promise.all([
@@ -119,9 +129,42 @@ export class Feeds {
     if (Object.keys(errors).length > 0) this.deps.logger.debug({ errors }, 'some wallet feeds failed; kept their previous values');
     // Every read is done: an intent decided after this was sent after them (see walletUnsure in engine/context.ts).
     const readAt = this.now();
-    const snapshot: WalletSnapshot = { at, readAt, address, lamports, holdings: [...holdings.values()], trigger, recurring, lend, prediction, errors };
+    const sent = await this.sentDuring(sentBefore, settledBefore);
+    const snapshot: WalletSnapshot = { at, readAt, ...(sent ? { sent } : {}), address, lamports, holdings: [...holdings.values()], trigger, recurring, lend, prediction, errors };
     await this.deps.snapshots.write('wallet', snapshot);
     return snapshot;
+  }
+
+  /**
+   * Which of the signatures have a status on chain now. `confirmedOnly`: only those confirmed (a transaction only
+   * processed may not be in reads at the engine's commitment yet).
+   */
+  private async settled(signatures: readonly string[], confirmedOnly: boolean): Promise<Set<string>> {
+    const out = new Set<string>();
+    for (let i = 0; i < signatures.length; i += STATUS_BATCH) {
+      const batch = signatures.slice(i, i + STATUS_BATCH);
+      const res = await this.deps.rpc.connection.getSignatureStatuses(batch, { searchTransactionHistory: true });
+      res.value.forEach((s, j) => {
+        if (s && (!confirmedOnly || s.confirmationStatus === 'confirmed' || s.confirmationStatus === 'finalized')) out.add(batch[j]!);
+      });
+    }
+    return out;
+  }
+
+  /**
+   * The intents in flight during the reads, each `in` them (settled before they began), `out` (no status after they
+   * ended) or `unsure` (settled meanwhile); undefined when there were none. Those sent after the first look are asked
+   * about too: one that settled during the reads is unsure, one that did not is out.
+   */
+  private async sentDuring(before: ReadonlyArray<{ id: string; signature: string }>, settledBefore: ReadonlySet<string>): Promise<Record<string, 'in' | 'out' | 'unsure'> | undefined> {
+    const all = new Map(before.map((s) => [s.id, s.signature]));
+    for (const s of (await this.deps.sent?.()) ?? []) if (!all.has(s.id)) all.set(s.id, s.signature);
+    if (all.size === 0) return undefined;
+    const open = [...all.values()].filter((sig) => !settledBefore.has(sig));
+    const settledAfter = await this.settled(open, false);
+    const out: Record<string, 'in' | 'out' | 'unsure'> = {};
+    for (const [id, sig] of all) out[id] = settledBefore.has(sig) ? 'in' : settledAfter.has(sig) ? 'unsure' : 'out';
+    return out;
   }
 
   /** Events of the watched categories (with markets), plus the watched markets. */

@@ -245,6 +245,22 @@ export class IntentStore {
     return this.redis.smembers(`${this.stateSetPrefix}${state}`);
   }
 
+  /**
+   * The intents sent and not yet recorded landed or failed (state `submitted`), with their signatures: what the wallet
+   * feed asks the chain about around its reads (see Feeds.refreshWallet).
+   */
+  async sentSignatures(): Promise<Array<{ id: string; signature: string }>> {
+    const ids = await this.idsIn('submitted');
+    if (ids.length === 0) return [];
+    const pipe = this.redis.pipeline();
+    for (const id of ids) pipe.hget(this.key(id), 'signature');
+    const replies = (await pipe.exec()) ?? [];
+    return ids.flatMap((id, i) => {
+      const [err, signature] = replies[i] ?? [null, null];
+      return !err && typeof signature === 'string' && signature !== '' ? [{ id, signature }] : [];
+    });
+  }
+
   /** Ids of intents not yet in a terminal state. */
   async liveIds(): Promise<string[]> {
     const live = INTENT_STATES.filter((s) => !isTerminal(s));

@@ -52,6 +52,11 @@ export const walletSnapshotSchema = z.object({
    * versions (then `at`).
    */
   readAt: z.number().optional(),
+  /**
+   * The wallet's intents that were sent while it was read, by id, and whether their transaction is in the reads: `in`
+   * (it had settled before they began), `out` (not settled when they ended), `unsure` (it settled while they ran).
+   */
+  sent: z.record(z.string(), z.enum(['in', 'out', 'unsure'])).optional(),
   address: z.string(),
   lamports: big,
   holdings: z.array(z.object({ mint: z.string(), amount: big, decimals: z.number().int() })),

@@ -47,8 +47,8 @@ describe('the pending intents a strategy sees', () => {
   };
   const w = (n: number): DecisionWindow => ({ id: n, start: t0 + n * 2_000 });
   /** The wallet as a feed saw it, its reads begun at `at` (and ended at `readAt`): `sol` SOL and `usdc` USDC. */
-  const walletSeen = async (at: number, sol: bigint, usdc: bigint, readAt?: number) =>
-    snapshots.write('wallet', { at, ...(readAt === undefined ? {} : { readAt }), address: 'W', lamports: sol, holdings: [{ mint: USDC, amount: usdc, decimals: 6 }], trigger: [], recurring: [], lend: [], prediction: [], errors: {} });
+  const walletSeen = async (at: number, sol: bigint, usdc: bigint, readAt?: number, sent?: Record<string, 'in' | 'out' | 'unsure'>) =>
+    snapshots.write('wallet', { at, ...(readAt === undefined ? {} : { readAt }), ...(sent === undefined ? {} : { sent }), address: 'W', lamports: sol, holdings: [{ mint: USDC, amount: usdc, decimals: 6 }], trigger: [], recurring: [], lend: [], prediction: [], errors: {} });
   /** Moves an intent along the state machine (from where it is) to `to`, each move as the executor makes it. */
   const moveTo = async (id: string, to: IntentState, at: number) => {
     const from = (await intents.get(id))!.state;
@@ -199,6 +199,22 @@ describe('the pending intents a strategy sees', () => {
       await walletSeen(t0 + 5_000, 2_500_000_000n, 500_000_000n, t0 + 5_100);
       expect(await evaluate(rebalancer, w(3), t0 + 6_000, deps)).toMatchObject({ outcome: 'nothing' });
       expect((await swaps()).map((r) => r.id)).toEqual([swap!.id]);
+    });
+
+    it('decides on a wallet read while its swap was in flight, as the feed found that swap on chain', async () => {
+      for (const [found, sol, usdc] of [['in', 2_500_000_000n, 500_000_000n], ['out', 5_000_000_000n, 0n]] as const) {
+        await clearNamespace(redis, prefix);
+        await snapshots.write('market', { at: t0, prices: { [SOL]: { usd: 200, decimals: 9, change24h: 0 }, [USDC]: { usd: 1, decimals: 6, change24h: 0 } }, tokens: {} });
+        await walletSeen(t0, 5_000_000_000n, 0n);
+        await evaluate(rebalancer, w(1), t0 + 2_000, deps);
+        const [swap] = await swaps();
+        await moveTo(swap!.id, 'submitted', t0 + 3_000);
+        // Settled before the reads (the balances show it) or not yet after them (they do not): either way known.
+        await walletSeen(t0 + 3_500, sol, usdc, t0 + 3_600, { [swap!.id]: found });
+        await moveTo(swap!.id, 'landed', t0 + 3_800);
+        expect(await evaluate(rebalancer, w(2), t0 + 4_000, deps), found).toMatchObject({ outcome: 'nothing' });
+        expect((await swaps()).map((r) => r.id), found).toEqual([swap!.id]);
+      }
     });
 
     it('decides on a wallet read before its swap was sent, the swap pending', async () => {

@@ -2,9 +2,9 @@ import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { KeeperConfig } from './config/load.js';
 import { shardRunner } from './engine/shardRunner.js';
-import { announceRefusal, recordLanding } from './engine/landings.js';
+import { afterExecution, type ExecutionPorts } from './engine/landings.js';
 import { watchLossesOnSnapshots } from './engine/risk.js';
-import type { Watches } from './sdk/strategy.js';
+import { watchedSets } from './engine/watchedMints.js';
 import { buildTransaction } from './execution/build.js';
 import { Executor } from './execution/executor.js';
 import { Feeds } from './execution/feeds.js';
@@ -20,7 +20,6 @@ import type { Logger } from './lib/logger.js';
 import { publicUrl } from './lib/urls.js';
 import { stringifyJson } from './lib/amounts.js';
 import { formatDuration } from './config/duration.js';
-import { knownBySymbol, WSOL_MINT } from './lib/mints.js';
 import { startEvents } from './notify/index.js';
 import { KeeperQueues } from './scheduler/queues.js';
 import { reconcile } from './scheduler/reconcile.js';
@@ -41,9 +40,9 @@ import type { DashboardSettings } from './dashboard/settings.js';
 import type { KeeperMetrics } from './dashboard/metrics.js';
 import { SnapshotStore } from './store/snapshots.js';
 import { rollOverPaperSession } from './store/paperSession.js';
-import { KeeperHeartbeat } from './store/presence.js';
+import { KeeperHeartbeat, recordKeeperStart } from './store/presence.js';
 import { noteTradeFee } from './store/trades.js';
-import { walletValueUsd } from './engine/walletValue.js';
+import { valueAtStart } from './engine/walletValue.js';
 
 /** What `jup-keeper run` passes to the keeper. */
 export interface KeeperOptions {
@@ -208,16 +207,14 @@ async function wireKeeper(o: KeeperOptions, opened: Closer[]): Promise<RunningKe
     now: Date.now,
   });
 
-  // The value at start is noted again by this start (see the heartbeat below).
-  await redis.hdel(`${prefix}:meta`, 'startValueUsd');
-  await redis.hset(`${prefix}:meta`, {
+  await recordKeeperStart(redis, prefix, {
     venue: config.venue.kind,
     venueUrl: publicUrl(o.venueUrl),
     rpcUrl: publicUrl(o.rpcUrl),
     wallet: o.wallet.address,
     config: config.file,
-    startedAt: String(Date.now()),
-    strategies: JSON.stringify(instances.map((s) => ({ id: s.id, strategy: s.strategy, version: s.definition.version, schedule: s.schedule }))),
+    startedAt: Date.now(),
+    strategies: instances.map((s) => ({ id: s.id, strategy: s.strategy, version: s.definition.version, schedule: s.schedule })),
   });
   // Says this process runs (status: alive or stopped, and since when), and notes the wallet's value at start once
   // the feeds have read this wallet and the market after the start.
@@ -226,10 +223,7 @@ async function wireKeeper(o: KeeperOptions, opened: Closer[]): Promise<RunningKe
     role: o.role,
     wallet: o.wallet.address,
     onError: (err) => logger.warn({ err: err instanceof Error ? err.message : String(err) }, 'could not write the keeper heartbeat'),
-    startValue: async () => {
-      const [market, wallet, prediction] = await Promise.all([snapshots.read('market'), snapshots.read('wallet'), snapshots.read('prediction')]);
-      return market && wallet && wallet.address === o.wallet.address && wallet.at >= beganAt && market.at >= beganAt ? walletValueUsd(market, wallet, prediction).usd : undefined;
-    },
+    startValue: () => valueAtStart(snapshots, o.wallet.address, beganAt),
   });
   await heartbeat.start();
   opened.push(() => heartbeat.close());
@@ -256,6 +250,16 @@ async function wireKeeper(o: KeeperOptions, opened: Closer[]): Promise<RunningKe
     },
   );
 
+  const landingPorts: ExecutionPorts = {
+    intent: (i) => intents.get(i),
+    refused: (i) => intents.get(i),
+    market: () => snapshots.read('market'),
+    feeOf: (sig) => rpc.transactionFee(sig),
+    recordFee: (i, fee, at) => risk.recordFee(i, fee, at).then(() => noteTradeFee(redis, prefix, i, fee)),
+    recordFill: (inst, fill) => pnl.recordFill(inst, fill),
+    events: events.publisher,
+    logger: logger.child({ component: 'landings' }),
+  };
   const heartbeats = new HeartbeatStore(redis, prefix);
   const workerId = o.role === 'scheduler' ? undefined : `${hostname()}:${process.pid}:${randomBytes(3).toString('hex')}`;
   let workers: KeeperWorkers | undefined;
@@ -276,10 +280,7 @@ async function wireKeeper(o: KeeperOptions, opened: Closer[]): Promise<RunningKe
         evaluate: (shard, trigger) => shards.run(shard, trigger),
         execute: async (id, signal) => {
           const result = await executor.execute(id, signal);
-          if (result.state === 'landed' && !result.superseded) {
-            await recordLanding(id, { intent: (i) => intents.get(i), market: () => snapshots.read('market'), feeOf: (sig) => rpc.transactionFee(sig), recordFee: (i, fee, at) => risk.recordFee(i, fee, at).then(() => noteTradeFee(redis, prefix, i, fee)), recordFill: (inst, fill) => pnl.recordFill(inst, fill), events: events.publisher, logger: logger.child({ component: 'landings' }) }, Date.now());
-          }
-          if (result.state === 'rejected' && !result.superseded) announceRefusal(await intents.get(id), events.publisher, Date.now());
+          await afterExecution(id, result, landingPorts, Date.now());
           return result;
         },
         reconcile: () => reconcile(intents, queues.execute, logger.child({ component: 'reconciler' }), config.execution.reconcileEvery),
@@ -357,25 +358,3 @@ async function wireKeeper(o: KeeperOptions, opened: Closer[]): Promise<RunningKe
 
 /** How often worker processes write their heartbeat, ms (the dashboard's /healthz judges from it). */
 const WORKER_HEARTBEAT_MS = 5_000;
-
-/** The union of what every strategy watches, symbols resolved to mints. */
-export function watchedSets(watches: readonly Watches[]): { mints: Set<string>; categories: Set<string>; markets: Set<string> } {
-  const mints = new Set<string>([WSOL_MINT]);
-  const categories = new Set<string>();
-  const markets = new Set<string>();
-  for (const w of watches) {
-    for (const m of w.mints ?? []) mints.add(knownBySymbol(m)?.mint ?? m);
-    for (const c of w.predictionCategories ?? []) categories.add(c);
-    for (const m of w.predictionMarkets ?? []) markets.add(m);
-  }
-  return { mints, categories, markets };
-}
-
-/** Resolves the venue's URLs for a config: the live API or an explicit venue URL. */
-export function venueUrls(config: KeeperConfig, venueUrl: string | undefined): { venueUrl: string; rpcUrl: string } {
-  const base = venueUrl ?? config.venue.url ?? (config.venue.kind === 'live' ? (config.env.JUPITER_BASE_URL ?? JUPITER_BASE_URL) : undefined);
-  if (!base) throw new KeeperError('VENUE_URL', 'halt', 'no venue URL: start the simulator in-process or pass --venue-url');
-  const rpcUrl = config.venue.rpcUrl ?? (config.venue.kind === 'live' ? config.env.SOLANA_RPC_URL : `${base.replace(/\/+$/, '')}/rpc`);
-  if (!rpcUrl) throw new KeeperError('RPC_URL', 'halt', 'a live venue needs a Solana RPC endpoint: venue.rpcUrl or SOLANA_RPC_URL');
-  return { venueUrl: base, rpcUrl };
-}

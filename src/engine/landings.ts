@@ -38,6 +38,22 @@ export interface LandingPorts {
   logger: Logger;
 }
 
+/** What follows an execution in the worker that ran it (see afterExecution). */
+export interface ExecutionPorts extends LandingPorts {
+  /** The intent's record with why it was refused, for the refusal's announcement. */
+  refused(id: string): Promise<Parameters<typeof announceRefusal>[0]>;
+}
+
+/**
+ * What follows an execution in the worker that ran it: a landing booked and announced, a refusal announced. Nothing
+ * when another worker took the intent over meanwhile (`superseded`): that one books it.
+ */
+export async function afterExecution(id: string, result: { state: string; superseded?: boolean | undefined }, ports: ExecutionPorts, now: number): Promise<void> {
+  if (result.superseded) return;
+  if (result.state === 'landed') await recordLanding(id, ports, now);
+  else if (result.state === 'rejected') announceRefusal(await ports.refused(id), ports.events, now);
+}
+
 /**
  * Books a landed intent: the fee its transaction paid (against the daily fee budget, once per intent) and, for a
  * swap, the fill at feed prices for the instance's P&L. What cannot be known (no fee record, no price) is logged

@@ -42,3 +42,12 @@ export function walletValueUsd(market: MarketData, wallet: WalletData, predictio
   }
   return { usd, unpriced: [...unpriced].sort() };
 }
+
+/**
+ * The wallet's value at start: once the feeds have read this wallet and the market after the start (`since`), its
+ * value at feed prices; undefined until then (a snapshot of an earlier start, or of another wallet, is not it).
+ */
+export async function valueAtStart(snapshots: { read(name: 'market'): Promise<MarketData | undefined>; read(name: 'wallet'): Promise<WalletData | undefined>; read(name: 'prediction'): Promise<PredictionData | undefined> }, address: string, since: number): Promise<number | undefined> {
+  const [market, wallet, prediction] = await Promise.all([snapshots.read('market'), snapshots.read('wallet'), snapshots.read('prediction')]);
+  return market && wallet && wallet.address === address && wallet.at >= since && market.at >= since ? walletValueUsd(market, wallet, prediction).usd : undefined;
+}

@@ -1,5 +1,5 @@
-import { knownBySymbol } from '../lib/mints.js';
-import type { AnyStrategy } from '../sdk/strategy.js';
+import { knownBySymbol, WSOL_MINT } from '../lib/mints.js';
+import type { AnyStrategy, Watches } from '../sdk/strategy.js';
 
 /** An instance as far as its watches go. */
 type Watching = { readonly definition: Pick<AnyStrategy, 'watches'>; readonly params: unknown };
@@ -29,3 +29,17 @@ export function watchedMints(instances: readonly Watching[]): readonly string[] 
   byShard.set(instances, out);
   return out;
 }
+
+/** The union of what every strategy watches, symbols resolved to mints: what the feeds fetch (SOL's price always). */
+export function watchedSets(watches: readonly Watches[]): { mints: Set<string>; categories: Set<string>; markets: Set<string> } {
+  const mints = new Set<string>([WSOL_MINT]);
+  const categories = new Set<string>();
+  const markets = new Set<string>();
+  for (const w of watches) {
+    for (const m of w.mints ?? []) mints.add(knownBySymbol(m)?.mint ?? m);
+    for (const c of w.predictionCategories ?? []) categories.add(c);
+    for (const m of w.predictionMarkets ?? []) markets.add(m);
+  }
+  return { mints, categories, markets };
+}
+

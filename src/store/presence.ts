@@ -154,3 +154,24 @@ function safeJson(raw: string | null | undefined): unknown {
     return undefined;
   }
 }
+
+/** What a start says of the deployment in its meta hash (status and the dashboard read it). */
+export interface KeeperStartMeta {
+  venue: string;
+  /** Scheme and host only: a provider's key in the path or query is never stored. */
+  venueUrl: string;
+  rpcUrl: string;
+  wallet: string;
+  config: string;
+  startedAt: number;
+  strategies: ReadonlyArray<{ id: string; strategy: string; version: string; schedule: unknown }>;
+}
+
+/** Records a start in the deployment's meta hash; the wallet's value at start is noted again by this start's heartbeat. */
+export async function recordKeeperStart(redis: Redis, prefix: string, m: KeeperStartMeta): Promise<void> {
+  await redis
+    .multi()
+    .hdel(`${prefix}:meta`, 'startValueUsd')
+    .hset(`${prefix}:meta`, { venue: m.venue, venueUrl: m.venueUrl, rpcUrl: m.rpcUrl, wallet: m.wallet, config: m.config, startedAt: String(m.startedAt), strategies: JSON.stringify(m.strategies) })
+    .exec();
+}

@@ -49,7 +49,7 @@ export async function runKeeper(config: KeeperConfig, opts: RunOptions, logger: 
     await preflightRedis(redisUrl, config.venue.kind === 'live');
     // Loaded only once Redis passed: the daemon's modules (BullMQ, web3.js, the simulator) take seconds to load,
     // which a refused start should not wait for.
-    const { startKeeper, venueUrls } = await import('../../main.js');
+    const [{ startKeeper }, { venueUrls }] = await Promise.all([import('../../main.js'), import('../../config/venueUrls.js')]);
     let sim: RunningSimulator | undefined;
     let venueUrl = opts.venueUrl ?? config.venue.url;
     if (config.venue.kind === 'simulator' && !venueUrl) {

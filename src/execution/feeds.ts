@@ -76,8 +76,11 @@ export class Feeds {
       }
     };
     // The intents in flight, and which of them have settled on chain already: those are in the reads below.
-    const sentBefore = (await this.deps.sent?.()) ?? [];
-    const settledBefore = await this.settled(sentBefore.map((s) => s.signature), true);
+    // A failure here costs only that knowledge: the engine then judges by the snapshot's times (see inWallet).
+    const before = await this.sentAndSettled().catch((err: unknown) => {
+      this.deps.logger.debug({ err: err instanceof Error ? err.message : String(err) }, 'could not ask the chain about the intents in flight; the snapshot says nothing of them');
+      return undefined;
+    });
     // The snapshot is as old as its earliest read: a landing recorded before it is in the balances. One being sent
     // while they are read may or may not be: `sent` says which are, and the engine waits on the rest (walletUnsure).
     const at = this.now();
@@ -129,7 +132,7 @@ export class Feeds {
     if (Object.keys(errors).length > 0) this.deps.logger.debug({ errors }, 'some wallet feeds failed; kept their previous values');
     // Every read is done: an intent decided after this was sent after them (see walletUnsure in engine/context.ts).
     const readAt = this.now();
-    const sent = await this.sentDuring(sentBefore, settledBefore);
+    const sent = before && (await this.sentDuring(before.sent, before.settled).catch(() => undefined));
     const snapshot: WalletSnapshot = { at, readAt, ...(sent ? { sent } : {}), address, lamports, holdings: [...holdings.values()], trigger, recurring, lend, prediction, errors };
     await this.deps.snapshots.write('wallet', snapshot);
     return snapshot;
@@ -149,6 +152,12 @@ export class Feeds {
       });
     }
     return out;
+  }
+
+  /** The intents in flight now, and which of their signatures are confirmed on chain. */
+  private async sentAndSettled(): Promise<{ sent: Array<{ id: string; signature: string }>; settled: Set<string> }> {
+    const sent = (await this.deps.sent?.()) ?? [];
+    return { sent, settled: await this.settled(sent.map((s) => s.signature), true) };
   }
 
   /**

@@ -61,4 +61,12 @@ describe('the wallet feed and the intents in flight while it reads', { timeout: 
     expect(snapshot.lamports).toBe(1_000_000_000n - 5_000_000n - 5_000n);
     expect(snapshot.readAt).toBeGreaterThanOrEqual(snapshot.at);
   });
+
+  it('still reads the wallet when it cannot ask about them (the engine then judges by the snapshot\'s times)', async () => {
+    const wallet = await fundedWallet(sim, 1_000_000_000n);
+    const feeds = new Feeds({ jup: createJupiterClient({ baseUrl: sim.url, tier: 'off' }), rpc: new SolanaRpc(`${sim.url}/rpc`), snapshots: new SnapshotStore(redis, prefix), logger: silentLogger, sent: () => Promise.reject(new Error('Redis is gone')) });
+    const snapshot = await feeds.refreshWallet(wallet.publicKey.toBase58());
+    expect(snapshot.lamports).toBe(1_000_000_000n);
+    expect(snapshot.sent).toBeUndefined();
+  });
 });

@@ -153,6 +153,7 @@ export async function evaluateShard(shard: Shard, window: DecisionWindow, now: n
     // Instances with an intent of their own the wallet snapshot may or may not hold wait for the next snapshot.
     const unsure = new Map<string, PendingIntentData>();
     for (const instance of shard.instances) {
+      if (instance.definition.exactWallet === false) continue;
       const p = walletUnsure(pending.get(instance.id)?.intents ?? [], wallet);
       if (p) unsure.set(instance.id, p);
     }

@@ -41,6 +41,14 @@ export interface StrategyDefinition<PSchema extends z.ZodType = z.ZodType, S ext
    * must act on a move at once). An instance's config may say otherwise (`reactive:`).
    */
   reactive?: boolean;
+  /**
+   * Whether its decisions need the wallet view to be exact about its own intents (default true). The engine does not
+   * decide such a strategy on a wallet snapshot read while one of its transactions settled (the snapshot may or may
+   * not hold it: counted twice, a rebalancer trades it back), but on the next snapshot, which costs it a window. A
+   * strategy whose intents do not depend on balances (a fixed amount on a schedule) says false and keeps its cadence;
+   * such an intent then shows in `pendingIntents` as not in `wallet` yet.
+   */
+  exactWallet?: boolean;
   /** Pure: reads the context, returns intents (and state). No I/O, no clock, no randomness outside params. */
   decide: (ctx: StrategyContext<z.output<PSchema>, S>) => Decision<S> | readonly IntentInput[];
 }

@@ -26,5 +26,8 @@ export const dcaSwap = defineStrategy<typeof dcaSwapParams, DcaSwapState>({
   description: 'swap a fixed amount of the input into the output on every run, optionally at most maxRuns times',
   params: dcaSwapParams,
   watches: (p) => ({ mints: [p.inputMint, p.outputMint] }),
+  // A fixed amount each run: the balance only says whether it can pay, so a snapshot unsure of a run's swap costs
+  // no run (see StrategyDefinition.exactWallet).
+  exactWallet: false,
   decide: (ctx) => decideSwapRun(ctx, ctx.params),
 });

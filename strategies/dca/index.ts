@@ -24,6 +24,9 @@ export const dca = defineStrategy<typeof dcaParams, DcaState>({
   description: 'dollar-cost average: a fixed swap per run inside a USD price band (mode swaps), or recurring orders placed one after another (mode recurring)',
   params: dcaParams,
   watches: (p: DcaParams) => ({ mints: [p.inputMint, p.outputMint] }),
+  // A fixed amount each run, or one recurring order at a time followed through its pending create: the balance only
+  // says whether it can pay, so a snapshot unsure of its intent costs no run (see StrategyDefinition.exactWallet).
+  exactWallet: false,
   decide: (ctx) => {
     const p = ctx.params;
     return p.mode === 'swaps' ? decideSwapRun(ctx, p) : decideRecurring(ctx, p);

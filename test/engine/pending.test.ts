@@ -132,6 +132,22 @@ describe('the pending intents a strategy sees', () => {
       expect(last().map((p) => [p.id, p.state])).toEqual([[id, 'planned']]);
     });
 
+    it('is not decided on a wallet read while its swap settled, unless its strategy says it needs no exact wallet', async () => {
+      await walletSeen(t0, 5_000_000_000n, 0n);
+      const id = (await evaluate(spy, w(1), t0 + 2_000, deps)).intents[0]!.id;
+      await moveTo(id, 'submitted', t0 + 3_000);
+      // Read while the swap was in flight, with nothing known of it: the balances may or may not hold it.
+      await walletSeen(t0 + 3_500, 5_000_000_000n, 0n, t0 + 3_600);
+      await moveTo(id, 'landed', t0 + 3_800);
+      const calls = seen.length;
+      expect(await evaluate(spy, w(2), t0 + 4_000, deps)).toMatchObject({ outcome: 'skipped' });
+      expect(seen.length).toBe(calls);
+      // The same strategy saying exactWallet: false is decided, the swap shown pending (not taken for in the wallet).
+      const relaxed: EvaluatedInstance = { ...spy, definition: defineStrategy({ ...spy.definition, exactWallet: false }) };
+      expect(await evaluate(relaxed, w(3), t0 + 6_000, deps)).toMatchObject({ outcome: 'nothing' });
+      expect(last().map((p) => [p.id, p.state])).toEqual([[id, 'landed']]);
+    });
+
     it('leaves out intents that failed or were rejected: nothing happened', async () => {
       await walletSeen(t0, 5_000_000_000n, 0n);
       const first = await evaluate(spy, w(1), t0 + 2_000, deps);

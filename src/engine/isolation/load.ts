@@ -81,6 +81,7 @@ function describedStrategy(info: StrategyInfo, watches: Watches): AnyStrategy {
     sdk: info.sdk,
     description: info.description,
     reactive: info.reactive,
+    exactWallet: info.exactWallet,
     params: z.unknown(),
     watches: () => watches,
     decide: () => {

@@ -19,6 +19,8 @@ export interface StrategyInfo {
   sdk: number | undefined;
   description: string | undefined;
   reactive: boolean;
+  /** StrategyDefinition.exactWallet (true unless the module says false). */
+  exactWallet: boolean;
 }
 
 /** One problem with one instance's params, as zod found it. */

@@ -52,7 +52,7 @@ function cloneable(value: unknown): boolean {
 async function describe(seq: number): Promise<Reply> {
   try {
     const s = await load();
-    return { type: 'describe', seq, ok: true, info: { name: s.name, version: s.version, sdk: s.sdk, description: s.description, reactive: s.reactive === true } };
+    return { type: 'describe', seq, ok: true, info: { name: s.name, version: s.version, sdk: s.sdk, description: s.description, reactive: s.reactive === true, exactWallet: s.exactWallet !== false } };
   } catch (err) {
     return { type: 'describe', seq, ok: false, error: message(err) };
   }

@@ -7,7 +7,7 @@ import { buildContext, sharedContext, walletUnsure } from './context.js';
 import { intentId, type DecisionWindow } from './ids.js';
 import type { DecisionSummary, Enqueue, EnqueueMany, IntentLedger, NewIntentRecord, PendingIntentData, RiskCounters, ShardCommit, SnapshotSource, StrategyStatePort } from './ports.js';
 import { judgeAll, readRiskState, type RiskLimits } from './risk.js';
-import { watchedMints } from './watchedMints.js';
+import { watchedMints, watchesPrediction } from './watchedMints.js';
 import { encodeJson } from '../lib/json.js';
 import type { DecideInput } from './isolation/host.js';
 import type { DecideItem, DecideResult } from './isolation/protocol.js';
@@ -124,6 +124,9 @@ export async function evaluateShard(shard: Shard, window: DecisionWindow, now: n
     ]);
     if (loaded.appliedWindow !== null && window.start <= loaded.appliedWindow) return replayed(window, loaded.appliedWindow, ids, pending, deps, log, summary);
     if (!market || !wallet) return skipAll('waiting for the first market and wallet snapshots');
+    // A strategy that watches prediction markets decides on them too: not before the prediction feed first ran (a
+    // buy would be refused for a close time the gate cannot know, and a one-shot strategy would not ask again).
+    if (!prediction && watchesPrediction(shard.instances)) return skipAll('waiting for the first prediction snapshot');
     const stale = staleness(now, market.at, wallet.at, deps);
     if (stale) {
       log.warn(stale);

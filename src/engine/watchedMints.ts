@@ -30,6 +30,24 @@ export function watchedMints(instances: readonly Watching[]): readonly string[] 
   return out;
 }
 
+const predictionByShard = new WeakMap<readonly Watching[], boolean>();
+
+/** Whether any of a shard's instances watches prediction markets or categories (worked out once per shard). */
+export function watchesPrediction(instances: readonly Watching[]): boolean {
+  const known = predictionByShard.get(instances);
+  if (known !== undefined) return known;
+  const out = instances.some((i) => {
+    try {
+      const w = i.definition.watches(i.params);
+      return (w.predictionMarkets?.length ?? 0) > 0 || (w.predictionCategories?.length ?? 0) > 0;
+    } catch {
+      return false;
+    }
+  });
+  predictionByShard.set(instances, out);
+  return out;
+}
+
 /** The union of what every strategy watches, symbols resolved to mints: what the feeds fetch (SOL's price always). */
 export function watchedSets(watches: readonly Watches[]): { mints: Set<string>; categories: Set<string>; markets: Set<string> } {
   const mints = new Set<string>([WSOL_MINT]);

@@ -7,6 +7,7 @@ import { IntentStore } from '../../src/store/intents.js';
 import { SnapshotStore } from '../../src/store/snapshots.js';
 import { intentLedger, RiskStore, snapshotSource, StrategyStateStore } from '../../src/store/engineStore.js';
 import { clearNamespace } from '../../src/store/redis.js';
+import { defineStrategy } from '../../src/sdk/index.js';
 import * as broken from '../fixtures/strategies/broken.js';
 
 const SOL = 'So11111111111111111111111111111111111111112';
@@ -207,6 +208,18 @@ describe('evaluation of a strategy', () => {
       // A skipped window is not applied: the same window decides once fresh data arrives.
       await writeSnapshots(now);
       expect((await evaluate(instance(broken.good, { amount: 1n }), w(1), now, deps())).outcome).toBe('intents');
+    });
+
+    it('waits for the first prediction snapshot when the strategy watches prediction markets', async () => {
+      await writeSnapshots(now);
+      // Watches a market: the gate needs its close time, and a one-shot buy refused for it would not be asked again.
+      const watcher = instance(defineStrategy({ ...broken.good, name: 'watches-a-market', watches: () => ({ mints: [SOL], predictionMarkets: ['POLY-1'] }) }), { amount: 1n });
+      expect(await evaluate(watcher, w(1), now, deps())).toMatchObject({ outcome: 'skipped', message: 'waiting for the first prediction snapshot' });
+      expect(await intents.all()).toEqual([]);
+      // One that watches none does not wait for it.
+      expect((await evaluate(instance(broken.good, { amount: 1n }), w(1), now, deps())).outcome).toBe('intents');
+      await snapshots.write('prediction', { at: now, events: [] });
+      expect((await evaluate(watcher, w(1), now, deps())).outcome).toBe('intents');
     });
   });
 });

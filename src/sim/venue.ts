@@ -207,9 +207,10 @@ export class Venue {
    * Settles a transaction signed by its user: finds the ticket that lets one of the venue's actors co-sign it
    * (or uses the one given), applies the ticket's last-moment market check (a stale price lands as failed with
    * Jupiter's program error 6001, fee charged), adds the co-signature and submits. A transaction with no ticket is
-   * submitted as it is, like any other transaction sent to an RPC node.
+   * submitted as it is, like any other transaction sent to an RPC node. `message` is the transaction's message
+   * serialized, when the caller has it.
    */
-  settle(tx: VersionedTransaction, ticket?: Ticket): SubmitOutcome {
+  settle(tx: VersionedTransaction, ticket?: Ticket, message?: Uint8Array): SubmitOutcome {
     const now = this.clock.now();
     this.tickets.prune(now);
     // A ticket handed in by a desk (which matched the bytes it built) is held to the same rule as one found here.
@@ -219,7 +220,7 @@ export class Venue {
     if (known) return { kind: 'duplicate', signature: txId(tx), status: known };
     if (!this.chain.isBlockhashValid(tx.message.recentBlockhash)) return this.chain.submit(tx);
     // A transaction with a missing or bad user signature never lands; LiteSVM rejects it.
-    if (!this.chain.signaturesValid(tx, [t.cosigner.publicKey])) return this.chain.submit(tx);
+    if (!this.chain.signaturesValid(tx, [t.cosigner.publicKey], message)) return this.chain.submit(tx);
     const failure = t.preSettle?.();
     if (failure) {
       this.tickets.consume(t.id);
@@ -227,6 +228,7 @@ export class Venue {
     }
     return this.chain.submit(tx, {
       cosigners: [t.cosigner],
+      message,
       record: t.record,
       onLanded: (signature, slot) => {
         this.tickets.consume(t.id);

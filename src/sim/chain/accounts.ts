@@ -3,6 +3,7 @@ import { ComputeBudgetProgram, PublicKey, type AccountInfo, type VersionedTransa
 import { AccountLayout, AccountState, ACCOUNT_SIZE, MintLayout, MINT_SIZE } from '@solana/spl-token';
 import { U64_MAX } from '../../lib/amounts.js';
 import { TOKEN_2022_PROGRAM, TOKEN_PROGRAM } from '../catalog.js';
+import { keyText, textOf } from './keys.js';
 
 /** Rent-exempt reserve of a 165-byte token account: what a native account holds besides its wrapped SOL. */
 export const NATIVE_ACCOUNT_RESERVE = 2_039_280n;
@@ -65,8 +66,9 @@ export function decodeTokenAccount(acc: AccountInfo<Uint8Array>): { mint: string
   if (!isTokenProgram(acc.owner) || acc.data.length < ACCOUNT_SIZE) return undefined;
   // A Token-2022 mint with extensions is longer than an account; its account-type byte (1) tells them apart.
   if (acc.data.length > ACCOUNT_SIZE && acc.data[ACCOUNT_SIZE] === 1) return undefined;
-  const decoded = AccountLayout.decode(Buffer.from(acc.data).subarray(0, ACCOUNT_SIZE));
-  return { mint: decoded.mint.toBase58(), owner: decoded.owner.toBase58(), amount: decoded.amount, frozen: decoded.state === AccountState.Frozen, program: acc.owner.toBase58() };
+  // The fields AccountLayout would decode, read in place: mint (0), owner (32), amount (u64 at 64), state (u8 at 108).
+  const d = Buffer.from(acc.data.buffer, acc.data.byteOffset, acc.data.byteLength);
+  return { mint: keyText(d.subarray(0, 32)), owner: keyText(d.subarray(32, 64)), amount: d.readBigUInt64LE(64), frozen: d[108] === AccountState.Frozen, program: textOf(acc.owner) };
 }
 
 /** The transaction id: its first signature in base58. */

@@ -7,6 +7,7 @@ import type { SimClock } from '../clock.js';
 import { U64_MAX } from '../../lib/amounts.js';
 import { decodeTokenAccount, feeOf, firstSignature, isTokenProgram, LAMPORTS_PER_SIGNATURE, mintData, tokenAccountData, type MintOptions } from './accounts.js';
 import { cosign, verifyEd25519 } from './ed25519.js';
+import { keyOf } from './keys.js';
 import { accountKeysOf, innerInstructionsBefore, innerInstructionsOf, loadedAddressesOf, NO_LOADED_ADDRESSES, returnDataOf } from './meta.js';
 import { landedDespiteError, ranDespiteError, txErrorJson, type TxErrorJson } from './txErrors.js';
 import type { ChainEvent, LandedTransaction, LedgerEntry, SignatureStatus, SimulationResult, SubmitOptions, SubmitOutcome, TokenBalance } from './types.js';
@@ -106,16 +107,19 @@ export class SimChain {
     const known = this.statuses.get(signature);
     if (known) return { kind: 'duplicate', signature, status: known };
     if (!this.isBlockhashValid(tx.message.recentBlockhash)) return { kind: 'rejected', signature, err: 'BlockhashNotFound', logs: [] };
-    for (const c of options.cosigners ?? []) cosign(tx, c);
+    for (const c of options.cosigners ?? []) cosign(tx, c, options.message);
     const finalSignature = firstSignature(tx);
     const slot = this.syncClock();
     const loadedAddresses = loadedAddressesOf(tx, (k) => this.account(k));
     const accounts = accountKeysOf(tx, loadedAddresses);
+    const invoked = invokedIndexes(tx);
     const preBalances = accounts.map((k) => this.lamports(k));
-    const preTokenBalances = this.tokenBalances(accounts);
-    const result = this.svm.sendVersionedTransaction(tx.serialize());
+    const preTokenBalances = this.tokenBalances(accounts, invoked);
+    const wire = options.message ? transactionBytes(tx, options.message) : tx.serialize();
+    const result = this.svm.sendVersionedTransaction(wire);
     const landed = (unitsConsumed: bigint, innerInstructions: LandedTransaction['innerInstructions']): LandedTransaction => ({
       tx,
+      wire,
       fee: feeOf(tx),
       accounts,
       loadedAddresses,
@@ -123,7 +127,7 @@ export class SimChain {
       preBalances,
       postBalances: accounts.map((k) => this.lamports(k)),
       preTokenBalances,
-      postTokenBalances: this.tokenBalances(accounts),
+      postTokenBalances: this.tokenBalances(accounts, invoked),
       unitsConsumed,
     });
     if (result instanceof FailedTransactionMetadata) {
@@ -131,14 +135,16 @@ export class SimChain {
       const logs = result.meta().logs();
       if (!landedDespiteError(err)) return { kind: 'rejected', signature: finalSignature, err, logs };
       const ran = ranDespiteError(err) ? innerInstructionsOf(result.meta()) : null;
-      this.statuses.set(finalSignature, { slot, err, logs, landed: landed(result.meta().computeUnitsConsumed(), ran) });
-      this.indexTokenAccounts(accounts);
+      const failed = landed(result.meta().computeUnitsConsumed(), ran);
+      this.statuses.set(finalSignature, { slot, err, logs, landed: failed });
+      this.indexTokenAccounts(accounts, failed.postTokenBalances);
       this.emit({ signature: finalSignature, slot });
       return { kind: 'landed-failed', signature: finalSignature, slot, err, logs };
     }
     const logs = result.logs();
-    this.statuses.set(finalSignature, { slot, err: null, logs, landed: landed(result.computeUnitsConsumed(), innerInstructionsOf(result)) });
-    this.indexTokenAccounts(accounts);
+    const done = landed(result.computeUnitsConsumed(), innerInstructionsOf(result));
+    this.statuses.set(finalSignature, { slot, err: null, logs, landed: done });
+    this.indexTokenAccounts(accounts, done.postTokenBalances);
     if (options.record) this.ledger.push({ ...options.record, signature: finalSignature, slot });
     options.onLanded?.(finalSignature, slot);
     this.emit({ signature: finalSignature, slot });
@@ -167,7 +173,7 @@ export class SimChain {
     const slot = this.syncClock();
     const err: TxErrorJson = { InstructionError: [instructionIndex, { Custom: customCode }] };
     const logs = [`Program log: AnchorError occurred. Error Code: SlippageToleranceExceeded. Error Number: ${customCode}.`];
-    const tokens = this.tokenBalances(accounts);
+    const tokens = this.tokenBalances(accounts, invokedIndexes(tx));
     const landed: LandedTransaction = {
       tx,
       fee,
@@ -215,7 +221,7 @@ export class SimChain {
         err: null,
         logs: meta.logs(),
         unitsConsumed: meta.computeUnitsConsumed(),
-        postAccounts: r.postAccounts().map((a) => ({ address: new PublicKey(a.address), account: toAccountInfo(a.account()) })),
+        postAccounts: r.postAccounts().map((a) => ({ address: keyOf(a.address), account: toAccountInfo(a.account()) })),
         innerInstructions: innerInstructionsOf(meta),
         loadedAddresses,
         returnData: returnDataOf(meta),
@@ -225,19 +231,22 @@ export class SimChain {
     }
   }
 
-  /** Whether every required signature of a transaction by the given signer is present and valid. */
-  hasValidSignature(tx: VersionedTransaction, signer: PublicKey): boolean {
+  /**
+   * Whether every required signature of a transaction by the given signer is present and valid. `message` is the
+   * transaction's message serialized, when the caller has it.
+   */
+  hasValidSignature(tx: VersionedTransaction, signer: PublicKey, message?: Uint8Array): boolean {
     const keys = tx.message.staticAccountKeys;
     const idx = keys.findIndex((k) => k.equals(signer));
     if (idx < 0 || idx >= tx.message.header.numRequiredSignatures) return false;
     const sig = tx.signatures[idx];
-    return sig !== undefined && verifyEd25519(signer.toBytes(), tx.message.serialize(), sig);
+    return sig !== undefined && verifyEd25519(signer.toBytes(), message ?? tx.message.serialize(), sig);
   }
 
-  /** Whether every required signature except those of `except` is present and valid. */
-  signaturesValid(tx: VersionedTransaction, except: readonly PublicKey[] = []): boolean {
+  /** Whether every required signature except those of `except` is present and valid (`message`: as hasValidSignature). */
+  signaturesValid(tx: VersionedTransaction, except: readonly PublicKey[] = [], message?: Uint8Array): boolean {
     const n = tx.message.header.numRequiredSignatures;
-    const bytes = tx.message.serialize();
+    const bytes = message ?? tx.message.serialize();
     for (let i = 0; i < n; i += 1) {
       const key = tx.message.staticAccountKeys[i]!;
       if (except.some((e) => e.equals(key))) continue;
@@ -363,9 +372,15 @@ export class SimChain {
     this.ledger.push(entry);
   }
 
-  private tokenBalances(keys: readonly PublicKey[]): TokenBalance[] {
+  /**
+   * The token accounts among a transaction's keys, with their balances now. The programs it invokes are skipped, as
+   * Agave's collect_token_balances skips them: a program is never a token account, and reading one copies its whole
+   * ELF out of the VM (the associated-token program's is 105 kB, read twice per swap).
+   */
+  private tokenBalances(keys: readonly PublicKey[], invoked: ReadonlySet<number>): TokenBalance[] {
     const out: TokenBalance[] = [];
     keys.forEach((key, accountIndex) => {
+      if (invoked.has(accountIndex)) return;
       const t = this.tokenAccount(key);
       if (t) out.push({ accountIndex, mint: t.mint, owner: t.owner, programId: t.program, amount: t.amount });
     });
@@ -390,17 +405,21 @@ export class SimChain {
     return slot;
   }
 
-  private indexTokenAccounts(keys: readonly PublicKey[]): void {
-    for (const key of keys) {
-      const acc = this.account(key);
-      if (acc && isTokenProgram(acc.owner) && acc.data.length >= ACCOUNT_SIZE) this.indexTokenAccount(key, acc.data);
-    }
+  /**
+   * Indexes the token accounts a transaction left behind, from its post token balances: the same accounts read once
+   * (decodeTokenAccount accepts exactly what indexTokenAccount indexes, with the owner from the same bytes).
+   */
+  private indexTokenAccounts(keys: readonly PublicKey[], post: readonly TokenBalance[]): void {
+    for (const b of post) this.indexOwner(b.owner, keys[b.accountIndex]!);
   }
 
   private indexTokenAccount(address: PublicKey, data: Uint8Array): void {
     // A Token-2022 mint with extensions is longer than an account; its account-type byte (1) tells them apart.
     if (data.length > ACCOUNT_SIZE && data[ACCOUNT_SIZE] === 1) return;
-    const owner = new PublicKey(data.subarray(32, 64)).toBase58();
+    this.indexOwner(new PublicKey(data.subarray(32, 64)).toBase58(), address);
+  }
+
+  private indexOwner(owner: string, address: PublicKey): void {
     let set = this.tokenAccountsByOwner.get(owner);
     if (!set) {
       set = new Set();
@@ -410,7 +429,30 @@ export class SimChain {
   }
 }
 
+/**
+ * A signed transaction's wire bytes from its serialized message, as web3.js's VersionedTransaction.serialize writes
+ * them: the signature count (compact-u16), the 64-byte signatures, the message.
+ */
+export function transactionBytes(tx: VersionedTransaction, message: Uint8Array): Uint8Array {
+  const count: number[] = [];
+  for (let rest = tx.signatures.length; ; ) {
+    const low = rest & 0x7f;
+    rest >>= 7;
+    if (rest === 0) {
+      count.push(low);
+      break;
+    }
+    count.push(low | 0x80);
+  }
+  return Buffer.concat([Uint8Array.from(count), ...tx.signatures, message]);
+}
+
+/** Indexes of the keys a transaction's top-level instructions invoke (its programs). */
+function invokedIndexes(tx: VersionedTransaction): Set<number> {
+  return new Set(tx.message.compiledInstructions.map((ix) => ix.programIdIndex));
+}
+
 function toAccountInfo(a: SvmAccount): AccountInfo<Uint8Array> {
-  return { lamports: Number(a.lamports()), data: a.data(), owner: new PublicKey(a.owner()), executable: a.executable(), rentEpoch: Number(a.rentEpoch()) };
+  return { lamports: Number(a.lamports()), data: a.data(), owner: keyOf(a.owner()), executable: a.executable(), rentEpoch: Number(a.rentEpoch()) };
 }
 

@@ -79,6 +79,8 @@ export interface ReturnData {
 export interface LandedTransaction {
   /** The transaction as it landed (co-signed); undefined for faucet airdrops, which LiteSVM signs itself. */
   tx: VersionedTransaction | undefined;
+  /** The bytes the VM ran (`tx` serialized as it landed), when they were serialized to run it; kept for getTransaction. */
+  wire?: Uint8Array;
   /** Lamports charged to the fee payer. */
   fee: bigint;
   /** Every account key: the static ones, then those loaded from lookup tables (writable, then readonly). */
@@ -124,6 +126,8 @@ export interface SubmitOptions {
   record?: LedgerRecord;
   /** Runs after the transaction lands successfully, before the outcome is returned (product bookkeeping). */
   onLanded?: (signature: string, slot: bigint) => void;
+  /** The transaction's message serialized, when the caller has the bytes (they are not serialized again). */
+  message?: Uint8Array;
 }
 
 /** Result of a simulation. */

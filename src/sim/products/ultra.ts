@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { ULTRA_ROUTERS } from '../../jupiter/ultra/getOrder.js';
 import { WSOL_MINT } from '../../lib/mints.js';
 import type { SimToken } from '../catalog.js';
-import { LAMPORTS_PER_SIGNATURE, type LedgerFee } from '../chain/chain.js';
+import { LAMPORTS_PER_SIGNATURE, transactionBytes, type LedgerFee } from '../chain/chain.js';
 import { autoSlippageBps, feeSide, NoRouteError, ultraFeeBps, type RouteConstraints, type RouteQuote } from '../market/quote.js';
 import type { Venue } from '../venue.js';
 import { addressParam, amountParam, intParam, ratioString, requestId, type Reply } from './common.js';
@@ -159,8 +159,9 @@ export class UltraDesk {
       v.tickets.add(ticket);
       this.prune(now);
       const routeIn = feeToken === input ? q.amount - priced.fee : q.amount;
-      this.orders.set(id, { requestId: id, taker, payer, gasWallet: gasless ? this.gas.keypair : undefined, expiresAtMs, message: tx.message.serialize(), ticket, input, output, inAmount: q.amount, routeIn, grossOut: priced.route.outAmount, outAmount: priced.outAmount, threshold, legs: priced.route.legs, usd: inUsd });
-      return { status: 200, body: { ...this.body(q, priced, fields(gasless, feePayer.toBase58())), transaction: Buffer.from(tx.serialize()).toString('base64') } };
+      const message = tx.message.serialize();
+      this.orders.set(id, { requestId: id, taker, payer, gasWallet: gasless ? this.gas.keypair : undefined, expiresAtMs, message, ticket, input, output, inAmount: q.amount, routeIn, grossOut: priced.route.outAmount, outAmount: priced.outAmount, threshold, legs: priced.route.legs, usd: inUsd });
+      return { status: 200, body: { ...this.body(q, priced, fields(gasless, feePayer.toBase58())), transaction: Buffer.from(transactionBytes(tx, message)).toString('base64') } };
     }
   }
 
@@ -177,7 +178,8 @@ export class UltraDesk {
     if (!tx) return answer({ status: 400, body: { error: 'Invalid signed transaction', code: -2 } });
     const order = this.orders.get(id);
     const previous = this.executions.get(id);
-    const sameMessage = (o: StoredOrder | undefined): boolean => Buffer.compare(tx.message.serialize(), o?.message ?? new Uint8Array()) === 0;
+    const message = tx.message.serialize();
+    const sameMessage = (o: StoredOrder | undefined): boolean => Buffer.compare(message, o?.message ?? new Uint8Array()) === 0;
     if (previous) return answer(sameMessage(order) ? previous.reply : { status: 400, body: { error: 'Invalid message bytes', code: -3 } });
     if (!order) return answer({ status: 400, body: { error: 'Order not found, it might have expired', code: -1 } });
     if (!sameMessage(order)) return answer({ status: 400, body: { error: 'Invalid message bytes', code: -3 } });

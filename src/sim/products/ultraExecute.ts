@@ -42,7 +42,8 @@ export interface ExecuteOutcome {
 
 /**
  * Checks the signatures Ultra needs from the caller (the taker's, and an integrator payer's), adds the gas wallet's
- * signature to a gasless order (its fee payer), and settles it through the venue (the vault co-signs there).
+ * signature to a gasless order (its fee payer), and settles it through the venue (the vault co-signs there). The
+ * caller has checked that `tx`'s message serializes to `order.message`, so those bytes stand for it throughout.
  */
 export function settleOrder(venue: Venue, order: StoredOrder, tx: VersionedTransaction): ExecuteOutcome {
   for (const signer of [order.taker, ...(order.payer ? [order.payer] : [])]) {
@@ -51,10 +52,10 @@ export function settleOrder(venue: Venue, order: StoredOrder, tx: VersionedTrans
     if (!sig || sig.every((b) => b === 0)) {
       return { reply: { status: 200, body: { status: 'Failed', signature: '', slot: '0', code: -1003, error: 'Transaction not fully signed' } }, executedUsd: 0 };
     }
-    if (!venue.chain.hasValidSignature(tx, signer)) return { reply: { status: 400, body: { error: 'Invalid signed transaction', code: -2 } }, executedUsd: 0 };
+    if (!venue.chain.hasValidSignature(tx, signer, order.message)) return { reply: { status: 400, body: { error: 'Invalid signed transaction', code: -2 } }, executedUsd: 0 };
   }
   if (order.gasWallet) tx.sign([order.gasWallet]);
-  const outcome = venue.settle(tx, order.ticket);
+  const outcome = venue.settle(tx, order.ticket, order.message);
   return { reply: replyFor(order, outcome), executedUsd: outcome.kind === 'landed' ? order.usd : 0 };
 }
 

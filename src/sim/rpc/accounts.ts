@@ -4,6 +4,7 @@ import { AccountLayout, AccountState, ACCOUNT_SIZE, MintLayout, MINT_SIZE } from
 import { formatUnits, U64_MAX } from '../../lib/amounts.js';
 import { TOKEN_2022_PROGRAM, TOKEN_PROGRAM } from '../catalog.js';
 import type { SimChain } from '../chain/chain.js';
+import { textOf } from '../chain/keys.js';
 import { RpcCode, RpcError } from './jsonrpc.js';
 import type { AccountEncoding, DataSlice } from './params.js';
 
@@ -58,7 +59,7 @@ export function encodeAccount(chain: SimChain, account: AccountInfo<Uint8Array>,
   const base = {
     executable: account.executable,
     lamports: account.lamports,
-    owner: account.owner.toBase58(),
+    owner: textOf(account.owner),
     rentEpoch: RENT_EXEMPT_EPOCH,
     space: account.data.length,
   };
@@ -78,7 +79,7 @@ export function encodeAccount(chain: SimChain, account: AccountInfo<Uint8Array>,
 
 /** The name RPC gives a token program, or undefined for any other owner. */
 export function tokenProgramName(owner: PublicKey): ParsedAccountData['program'] | undefined {
-  const o = owner.toBase58();
+  const o = textOf(owner);
   return o === TOKEN_PROGRAM ? 'spl-token' : o === TOKEN_2022_PROGRAM ? 'spl-token-2022' : undefined;
 }
 

@@ -1,6 +1,7 @@
 import { PublicKey, type VersionedTransaction } from '@solana/web3.js';
 import { z } from 'zod';
 import type { LandedTransaction, SimChain, TokenBalance } from '../chain/chain.js';
+import { textOf } from '../chain/keys.js';
 import { accountKeysOf } from '../chain/meta.js';
 import type { Venue } from '../venue.js';
 import { readMint, uiTokenAmount } from './accounts.js';
@@ -62,13 +63,15 @@ export const historyMethods: MethodTable<RpcEnv> = {
         const i = landed.accounts.findIndex((a) => a.equals(k));
         return i >= 0 ? (landed[which][i] ?? 0n) : venue.chain.lamports(k);
       });
-    const base58Keys = keys.map((k) => k.toBase58());
-    const loaded = { writable: landed.loadedAddresses.writable.map((k) => k.toBase58()), readonly: landed.loadedAddresses.readonly.map((k) => k.toBase58()) };
+    const base58Keys = keys.map(textOf);
+    const loaded = { writable: landed.loadedAddresses.writable.map(textOf), readonly: landed.loadedAddresses.readonly.map(textOf) };
+    // Each mint's decimals read once for this answer (a swap's balances name the same two mints up to four times).
+    const decimals = new Map<string, number>();
     return {
       slot: s.slot,
       blockTime: blockTimeOf(venue, s.slot),
       ...(max === undefined ? {} : { version: tx.version }),
-      transaction: encodeTransaction(tx, encoding, landed.loadedAddresses),
+      transaction: encodeTransaction(tx, encoding, landed.loadedAddresses, landed.wire),
       meta: {
         err: s.err,
         status: s.err === null ? { Ok: null } : { Err: s.err },
@@ -77,8 +80,8 @@ export const historyMethods: MethodTable<RpcEnv> = {
         postBalances: balances('postBalances'),
         innerInstructions: landed.innerInstructions ? uiInnerInstructions(landed.innerInstructions, base58Keys, encoding === 'jsonParsed' ? 'jsonParsed' : 'json') : null,
         logMessages: s.logs,
-        preTokenBalances: tokenBalances(venue.chain, landed.preTokenBalances),
-        postTokenBalances: tokenBalances(venue.chain, landed.postTokenBalances),
+        preTokenBalances: tokenBalances(venue.chain, landed.preTokenBalances, decimals),
+        postTokenBalances: tokenBalances(venue.chain, landed.postTokenBalances, decimals),
         rewards: [],
         // jsonParsed lists the loaded addresses among the message's account keys instead (Agave skips this field).
         ...(encoding === 'jsonParsed' ? {} : { loadedAddresses: loaded }),
@@ -137,14 +140,16 @@ function transactionOf(venue: Venue, signature: string, slot: bigint, landed: La
   return airdropTransaction(signature, recipient, lamports, venue.chain.blockhashAt(slot));
 }
 
-function tokenBalances(chain: SimChain, balances: TokenBalance[]) {
-  return balances.map((b) => ({
-    accountIndex: b.accountIndex,
-    mint: b.mint,
-    owner: b.owner,
-    programId: b.programId,
-    uiTokenAmount: uiTokenAmount(b.amount, readMint(chain, new PublicKey(b.mint))?.decimals ?? 0),
-  }));
+/** Token balances as answers carry them; `decimals` holds the mints read so far in this answer. */
+function tokenBalances(chain: SimChain, balances: TokenBalance[], decimals: Map<string, number>) {
+  return balances.map((b) => {
+    let d = decimals.get(b.mint);
+    if (d === undefined) {
+      d = readMint(chain, new PublicKey(b.mint))?.decimals ?? 0;
+      decimals.set(b.mint, d);
+    }
+    return { accountIndex: b.accountIndex, mint: b.mint, owner: b.owner, programId: b.programId, uiTokenAmount: uiTokenAmount(b.amount, d) };
+  });
 }
 
 /** The memo field of getSignaturesForAddress: "[length] text" per memo instruction, or null. */

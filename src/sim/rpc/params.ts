@@ -18,11 +18,25 @@ export const SOLANA_CORE_VERSION = '2.2.16';
 /** The feature-set id getVersion reports. */
 export const FEATURE_SET = 3_294_202_862;
 
+/**
+ * Keys parsed so far, by their text: a parse decodes and re-encodes base58 (about 25 us), and the guard asks about
+ * the same few dozen addresses in every batch. Always correct: the result depends on the text alone, and a
+ * PublicKey is never mutated. Bounded, oldest dropped first; only valid keys are kept.
+ */
+const parsedKeys = new Map<string, PublicKey>();
+const MAX_PARSED_KEYS = 10_000;
+
 /** A base58 public key parameter, parsed into a PublicKey. */
 export const pubkeyParam = z.string({ error: 'expected a base58 public key string' }).transform((s, c) => {
+  const known = parsedKeys.get(s);
+  if (known) return known;
   try {
     const key = new PublicKey(s);
-    if (key.toBase58() === s) return key;
+    if (key.toBase58() === s) {
+      if (parsedKeys.size >= MAX_PARSED_KEYS) parsedKeys.delete(parsedKeys.keys().next().value!);
+      parsedKeys.set(s, key);
+      return key;
+    }
   } catch {
     // reported below
   }

@@ -2,6 +2,7 @@ import { VersionedTransaction, type PublicKey } from '@solana/web3.js';
 import { z } from 'zod';
 import { WSOL_MINT } from '../../lib/mints.js';
 import { firstSignature, type ReturnData, type SimulationResult } from '../chain/chain.js';
+import { textOf } from '../chain/keys.js';
 import { accountKeysOf } from '../chain/meta.js';
 import { landedDespiteError, type TxErrorJson } from '../chain/txErrors.js';
 import { encodeAccount, type UiAccount } from './accounts.js';
@@ -82,7 +83,7 @@ export const txMethods: MethodTable<RpcEnv> = {
     const accounts = addresses ? postAccounts(venue.chain, r, addresses, config?.accounts?.encoding ?? 'base64') : null;
     // Agave records CPIs only when asked, and has none to show for a transaction refused before it ran.
     const inner = config?.innerInstructions && r.innerInstructions
-      ? uiInnerInstructions(r.innerInstructions, accountKeysOf(tx, r.loadedAddresses).map((k) => k.toBase58()), 'jsonParsed')
+      ? uiInnerInstructions(r.innerInstructions, accountKeysOf(tx, r.loadedAddresses).map(textOf), 'jsonParsed')
       : null;
     return withContext(slot, {
       err: r.err,
@@ -104,9 +105,9 @@ export const txMethods: MethodTable<RpcEnv> = {
 /** Accounts after a simulation: those it touched as it left them, the others as they are; all null if it failed. */
 function postAccounts(chain: RpcEnv['venue']['chain'], r: SimulationResult, addresses: PublicKey[], encoding: 'base64' | 'jsonParsed'): Array<UiAccount | null> {
   if (r.err !== null) return addresses.map(() => null);
-  const touched = new Map(r.postAccounts.map((a) => [a.address.toBase58(), a.account]));
+  const touched = new Map(r.postAccounts.map((a) => [textOf(a.address), a.account]));
   return addresses.map((address) => {
-    const acc = touched.get(address.toBase58()) ?? chain.account(address);
+    const acc = touched.get(textOf(address)) ?? chain.account(address);
     if (!acc || (acc.lamports === 0 && acc.data.length === 0)) return null;
     return encodeAccount(chain, acc, encoding);
   });

@@ -88,10 +88,11 @@ export type TransactionEncoding = 'json' | 'jsonParsed' | 'base64' | 'base58';
 /**
  * A transaction as getTransaction's `transaction` field carries it, in the requested encoding. jsonParsed lists the
  * addresses loaded from lookup tables after the static keys and parses the instructions of the programs Agave parses.
+ * `wire` is the transaction's bytes when they are known (a landed transaction's, as the VM ran them).
  */
-export function encodeTransaction(tx: VersionedTransaction, encoding: TransactionEncoding, loaded: LoadedAddresses): unknown {
-  if (encoding === 'base64') return [Buffer.from(tx.serialize()).toString('base64'), 'base64'];
-  if (encoding === 'base58') return [bs58.encode(tx.serialize()), 'base58'];
+export function encodeTransaction(tx: VersionedTransaction, encoding: TransactionEncoding, loaded: LoadedAddresses, wire?: Uint8Array): unknown {
+  if (encoding === 'base64') return [Buffer.from(wire ?? tx.serialize()).toString('base64'), 'base64'];
+  if (encoding === 'base58') return [bs58.encode(wire ?? tx.serialize()), 'base58'];
   const m = tx.message;
   const keys = m.staticAccountKeys;
   const signatures = tx.signatures.map((s) => bs58.encode(s));

@@ -39,6 +39,8 @@ export class SimChain {
   private readonly statuses = new Map<string, SignatureStatus>();
   private readonly tokenAccountsByOwner = new Map<string, Set<string>>();
   private slotHashesAt = -1n;
+  /** The slot and unix time last written to the VM's Clock sysvar (undefined: write it again). */
+  private clockAt: { slot: bigint; unix: bigint } | undefined;
   private readonly blockhashes = new Map<bigint, string>();
   private readonly listeners = new Set<(event: ChainEvent) => void>();
   readonly ledger: LedgerEntry[] = [];
@@ -272,6 +274,7 @@ export class SimChain {
     // rentEpoch is u64::MAX for rent-exempt accounts; as a JS number it rounds up past the u64 range.
     const rentEpoch = BigInt(account.rentEpoch ?? 0);
     this.svm.setAccount(address.toBytes(), new SvmAccount(BigInt(account.lamports), account.data, account.owner.toBytes(), account.executable, rentEpoch > U64_MAX ? U64_MAX : rentEpoch));
+    this.clockAt = undefined;
     if (isTokenProgram(account.owner) && account.data.length >= ACCOUNT_SIZE) this.indexTokenAccount(address, account.data);
     this.emit({ signature: null, slot: this.clock.slot() });
   }
@@ -394,7 +397,12 @@ export class SimChain {
   private syncClock(): bigint {
     const slot = this.clock.slot();
     const unix = BigInt(Math.floor(this.clock.now() / 1000));
-    this.svm.setClock(new SvmClock(slot, unix, slot / 432_000n, slot / 432_000n + 1n, unix));
+    // Only this method writes the Clock (setAccount forgets what it wrote: it may write the sysvar's account), so
+    // the same slot and second need no new write.
+    if (this.clockAt?.slot !== slot || this.clockAt.unix !== unix) {
+      this.svm.setClock(new SvmClock(slot, unix, slot / 432_000n, slot / 432_000n + 1n, unix));
+      this.clockAt = { slot, unix };
+    }
     if (slot !== this.slotHashesAt) {
       // The SlotHashes sysvar must agree with getSlot: programs (address lookup tables) check recent slots in it.
       const recent = [];

@@ -45,7 +45,7 @@ export function formatRecord(rec: LogRecord): string | undefined {
   if (msg === 'keeper started' && level === 30) return banner(rec);
   if (msg === 'filled' && level === 30) {
     const what = describeFill({ kind: str(rec.kind), in: leg(rec.in), out: leg(rec.out), price: num(rec.price), priceUnit: typeof rec.priceUnit === 'string' ? rec.priceUnit : undefined });
-    return `${time} filled  ${str(rec.instance)}  ${what}${sig(rec.signature)}\n`;
+    return `${time} ${landedVerb(str(rec.kind))}  ${str(rec.instance)}  ${what}${sig(rec.signature)}\n`;
   }
   if (msg === 'claimed' && level === 30) return `${time} claimed  ${str(rec.instance)}  ${str(rec.reason)}${sig(rec.signature)}\n`;
   if (msg === 'summary' && level === 30) return `${time} summary  ${summaryLine(rec)}\n`;
@@ -55,6 +55,40 @@ export function formatRecord(rec: LogRecord): string | undefined {
     .map(([k, v]) => `${k}=${value(v)}`)
     .join(' ');
   return `${head}  ${msg}${extra ? `  ${extra}` : ''}\n`;
+}
+
+/**
+ * The first word of a landing's line: what the landed transaction did. Only a swap is filled when it lands; an order
+ * is placed (its fills come later, from the venue), a deposit deposited, and so on. The JSON record stays 'filled'.
+ */
+function landedVerb(kind: string): string {
+  switch (kind) {
+    case 'swap':
+      return 'filled';
+    case 'trigger.create':
+    case 'recurring.create':
+    case 'prediction.buy':
+    case 'prediction.sell':
+      return 'placed';
+    case 'trigger.cancel':
+    case 'recurring.cancel':
+    case 'prediction.closeOrder':
+      return 'cancelled';
+    case 'prediction.closePosition':
+      return 'closed';
+    case 'lend.deposit':
+    case 'lend.mint':
+      return 'deposited';
+    case 'lend.withdraw':
+    case 'lend.redeem':
+      return 'withdrew';
+    case 'send':
+      return 'sent';
+    case 'send.clawback':
+      return 'clawed back';
+    default:
+      return 'landed';
+  }
 }
 
 /** The summary fields as a phrase: "since start (12m): 4 trades, $12.30 volume, 0.00002 SOL fees, P&L $0.00, ...". */

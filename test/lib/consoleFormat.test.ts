@@ -27,7 +27,10 @@ describe('the human console', () => {
 
   it('shows an order or a deposit with its one amount', () => {
     const rec = { level: 30, time: T, msg: 'filled', instance: 'idle-yield', kind: 'lend.deposit', signature: SIG, in: { mint: 'JuprjznTrTSp2UFa3ZBUFgwdAmtZCq4MQCwysN55USD', symbol: 'JupUSD', amount: '100000000', decimals: 6 } };
-    expect(formatRecord(rec)).toBe('06:01:02 filled  idle-yield  lend.deposit 100.00 JupUSD  sig 4xKq9TJm…\n');
+    expect(formatRecord(rec)).toBe('06:01:02 deposited  idle-yield  lend.deposit 100.00 JupUSD  sig 4xKq9TJm…\n');
+    // An order placed is not filled yet: its fills come later, from the venue.
+    const order = { level: 30, time: T, msg: 'filled', instance: 'ladder', kind: 'trigger.create', signature: SIG, in: { mint: USDC, symbol: 'USDC', amount: '10000000', decimals: 6 }, out: { mint: SOL, symbol: 'SOL', amount: '55480000', decimals: 9 }, price: 180.25, priceUnit: 'USD/SOL' };
+    expect(formatRecord(order)).toMatch(/^06:01:02 placed {2}ladder {2}trigger\.create 10\.00 USDC → 0\.05548 SOL @ 180\.25 USD\/SOL {2}sig 4xKq9TJm…\n$/);
   });
 
   it('shows a claim with what it claimed', () => {

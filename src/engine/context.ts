@@ -115,7 +115,7 @@ export function inWallet(p: PendingIntentData, wallet: Pick<WalletData, 'at' | '
  * not, it asks again. The engine does not decide such an instance on this snapshot; the next one settles it.
  */
 export function walletUnsure(pending: readonly PendingIntentData[], wallet: Pick<WalletData, 'at' | 'readAt' | 'sent'>): PendingIntentData | undefined {
-  return pending.find((p) => (p.state === 'submitted' || p.state === 'landed') && inWallet(p, wallet) === 'unsure');
+  return pending.find((p) => inWallet(p, wallet) === 'unsure');
 }
 
 /**

@@ -13,8 +13,6 @@ const TOKEN_PROGRAM = new PublicKey('TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA
 const TOKEN_2022_PROGRAM = new PublicKey('TokenzQdBNbLqP5VEhdkAS6EPFLC1PHnBqCXEpPxuEb');
 /** Pages of open trigger or recurring orders read at most (10 orders a page). */
 const MAX_ORDER_PAGES = 20;
-/** Signatures asked about in one getSignatureStatuses (the RPC's limit). */
-const STATUS_BATCH = 256;
 /** Token facts and shield warnings change rarely; they are refreshed this often (ms). */
 const TOKEN_FACTS_TTL_MS = 10 * 60_000;
 
@@ -143,15 +141,14 @@ export class Feeds {
    * processed may not be in reads at the engine's commitment yet).
    */
   private async settled(signatures: readonly string[], confirmedOnly: boolean): Promise<Set<string>> {
-    const out = new Set<string>();
-    for (let i = 0; i < signatures.length; i += STATUS_BATCH) {
-      const batch = signatures.slice(i, i + STATUS_BATCH);
-      const res = await this.deps.rpc.connection.getSignatureStatuses(batch, { searchTransactionHistory: true });
-      res.value.forEach((s, j) => {
-        if (s && (!confirmedOnly || s.confirmationStatus === 'confirmed' || s.confirmationStatus === 'finalized')) out.add(batch[j]!);
-      });
-    }
-    return out;
+    // Asked with the executors' confirmation polls of this process (sharedStatus: one request, sent after the call).
+    const statuses = await Promise.all(signatures.map((s) => this.deps.rpc.sharedStatus(s)));
+    return new Set(
+      signatures.filter((_, i) => {
+        const s = statuses[i]!.value;
+        return s !== null && (!confirmedOnly || s.confirmationStatus === 'confirmed' || s.confirmationStatus === 'finalized');
+      }),
+    );
   }
 
   /** The intents in flight now, and which of their signatures are confirmed on chain. */

@@ -1,34 +1,18 @@
-import { randomUUID } from 'node:crypto';
-import { Redis } from 'ioredis';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { Feeds } from '../../src/execution/feeds.js';
 import { createJupiterClient } from '../../src/jupiter/client.js';
-import type { RunningSimulator } from '../../src/sim/server.js';
 import { SolanaRpc } from '../../src/solana/rpc.js';
 import { SnapshotStore } from '../../src/store/snapshots.js';
 import { capturingLogger } from '../helpers/intentExecutor.js';
-import { startTestSim } from '../helpers/sim.js';
-
-const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+import { useFeedWorld } from '../helpers/feedWorld.js';
 
 // The prediction feed reads the markets strategies watch by id. A config naming a market the venue does not have (a
 // typo, a delisted market) must not stop the feed of the others: every prediction strategy would stall.
 describe('the prediction feed and a watched market the venue does not have', { timeout: 60_000 }, () => {
-  let sim: RunningSimulator;
-  let redis: Redis;
-  const prefix = `feeds-prediction-${randomUUID().slice(0, 8)}`;
-  beforeAll(async () => {
-    sim = await startTestSim();
-    redis = new Redis(REDIS_URL, { maxRetriesPerRequest: 3 });
-  });
-  afterAll(async () => {
-    const keys = await redis.keys(`${prefix}:*`);
-    if (keys.length > 0) await redis.del(...keys);
-    redis.disconnect();
-    await sim.close();
-  });
+  const world = useFeedWorld('feeds-prediction');
 
   it('feeds the markets that exist, and says once which one does not', async () => {
+    const { sim, redis, prefix } = world;
     const jup = createJupiterClient({ baseUrl: sim.url, tier: 'off', retry: { retries: 0, baseDelayMs: 1, maxDelayMs: 1 } });
     const listed = await jup.prediction.getEvents({ includeMarkets: true });
     const real = listed.data.flatMap((e) => e.markets ?? []).map((m) => m.marketId)[0]!;

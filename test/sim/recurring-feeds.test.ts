@@ -1,34 +1,19 @@
-import { randomUUID } from 'node:crypto';
-import { Redis } from 'ioredis';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { Feeds } from '../../src/execution/feeds.js';
 import { silentLogger } from '../../src/lib/logger.js';
-import type { RunningSimulator } from '../../src/sim/server.js';
 import { SolanaRpc } from '../../src/solana/rpc.js';
 import { SnapshotStore } from '../../src/store/snapshots.js';
-import { fundedWallet, SOL, startTestSim, USDC } from '../helpers/sim.js';
+import { fundedWallet, SOL, USDC } from '../helpers/sim.js';
 import { eventually, openRecurringOrder, recurringClient } from './recurringKit.js';
-
-const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+import { useFeedWorld } from '../helpers/feedWorld.js';
 
 // The wallet feed reads a wallet's open recurring orders from the venue, which pages them 10 at a time: a strategy
 // must see its eleventh order, or it would place it again.
 describe('the wallet feed and recurring orders', { timeout: 60_000 }, () => {
-  let sim: RunningSimulator;
-  let redis: Redis;
-  const prefix = `feeds-recurring-${randomUUID().slice(0, 8)}`;
-  beforeAll(async () => {
-    sim = await startTestSim();
-    redis = new Redis(REDIS_URL, { maxRetriesPerRequest: 3 });
-  });
-  afterAll(async () => {
-    const keys = await redis.keys(`${prefix}:*`);
-    if (keys.length > 0) await redis.del(...keys);
-    redis.disconnect();
-    await sim.close();
-  });
+  const world = useFeedWorld('feeds-recurring');
 
   it('sees every open order, past the first page, with what each has used', async () => {
+    const { sim, redis, prefix } = world;
     const jup = recurringClient(sim);
     const user = await fundedWallet(sim, 500_000_000n, [[USDC, 12n * 110_000_000n]]);
     const placed: string[] = [];

@@ -1,38 +1,23 @@
-import { randomUUID } from 'node:crypto';
 import { Keypair, SystemProgram, Transaction } from '@solana/web3.js';
 import bs58 from 'bs58';
-import { Redis } from 'ioredis';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { Feeds } from '../../src/execution/feeds.js';
 import { createJupiterClient } from '../../src/jupiter/client.js';
 import { silentLogger } from '../../src/lib/logger.js';
-import type { RunningSimulator } from '../../src/sim/server.js';
 import { SolanaRpc } from '../../src/solana/rpc.js';
 import { IntentStore } from '../../src/store/intents.js';
 import { SnapshotStore } from '../../src/store/snapshots.js';
-import { fundedWallet, SOL, startTestSim, USDC } from '../helpers/sim.js';
-
-const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+import { fundedWallet, SOL, USDC } from '../helpers/sim.js';
+import { useFeedWorld } from '../helpers/feedWorld.js';
 
 // The wallet feed reads the chain while the executor may be sending: a transaction can settle before the balances are
 // read and be recorded landed only later. Around its reads the feed asks the chain about the intents in flight, so
 // the engine knows which of them the balances hold (an intent counted twice or not at all is traded again).
 describe('the wallet feed and the intents in flight while it reads', { timeout: 60_000 }, () => {
-  let sim: RunningSimulator;
-  let redis: Redis;
-  const prefix = `feeds-sent-${randomUUID().slice(0, 8)}`;
-  beforeAll(async () => {
-    sim = await startTestSim();
-    redis = new Redis(REDIS_URL, { maxRetriesPerRequest: 3 });
-  });
-  afterAll(async () => {
-    const keys = await redis.keys(`${prefix}:*`);
-    if (keys.length > 0) await redis.del(...keys);
-    redis.disconnect();
-    await sim.close();
-  });
+  const world = useFeedWorld('feeds-sent');
 
   it('says which were settled before the reads (in them) and which not after (out of them)', async () => {
+    const { sim, redis, prefix } = world;
     const rpc = new SolanaRpc(`${sim.url}/rpc`);
     const wallet = await fundedWallet(sim, 1_000_000_000n);
     const intents = new IntentStore(redis, prefix);
@@ -63,6 +48,7 @@ describe('the wallet feed and the intents in flight while it reads', { timeout: 
   });
 
   it('still reads the wallet when it cannot ask about them (the engine then judges by the snapshot\'s times)', async () => {
+    const { sim, redis, prefix } = world;
     const wallet = await fundedWallet(sim, 1_000_000_000n);
     const feeds = new Feeds({ jup: createJupiterClient({ baseUrl: sim.url, tier: 'off' }), rpc: new SolanaRpc(`${sim.url}/rpc`), snapshots: new SnapshotStore(redis, prefix), logger: silentLogger, sent: () => Promise.reject(new Error('Redis is gone')) });
     const snapshot = await feeds.refreshWallet(wallet.publicKey.toBase58());

@@ -1,4 +1,4 @@
-import { Keypair, PublicKey, VersionedTransaction } from '@solana/web3.js';
+import { Connection, Keypair, PublicKey, VersionedTransaction, type Commitment } from '@solana/web3.js';
 import { createAssociatedTokenAccountIdempotentInstruction, getAssociatedTokenAddressSync } from '@solana/spl-token';
 import { tokenProgramId } from '../../src/sim/catalog.js';
 import { startSimulator, type RunningSimulator, type SimulatorOptions } from '../../src/sim/server.js';
@@ -11,6 +11,14 @@ export const BONK = 'DezXAZ8z7PnrnRJjz3wXBoRgixCa6xjnB7YaB1pPB263';
 /** Starts a simulator for a test file (frozen clock unless asked otherwise). */
 export function startTestSim(options: SimulatorOptions = {}): Promise<RunningSimulator> {
   return startSimulator({ seed: 42, clockSpeed: 0, ...options });
+}
+
+/**
+ * A web3.js Connection to the simulator's RPC with its PubSub at /rpc. Without a wsEndpoint web3.js looks on the RPC
+ * port + 1, which the simulator serves only when that port is free: on a busy machine it may be another process's.
+ */
+export function simConnection(sim: RunningSimulator, commitment: Commitment = 'confirmed'): Connection {
+  return new Connection(sim.rpcUrl, { commitment, wsEndpoint: sim.rpcUrl.replace(/^http/, 'ws') });
 }
 
 /** POSTs JSON to a control endpoint and returns the parsed answer (throws on a non-2xx status). */

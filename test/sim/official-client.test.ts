@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Configuration, SwapApi } from '@jup-ag/api';
-import { Connection, VersionedTransaction } from '@solana/web3.js';
+import { VersionedTransaction } from '@solana/web3.js';
 import type { RunningSimulator } from '../../src/sim/server.js';
-import { balances, fundedWallet, ledger, startTestSim, SOL, USDC, JUP } from '../helpers/sim.js';
+import { balances, fundedWallet, ledger, simConnection, startTestSim, SOL, USDC, JUP } from '../helpers/sim.js';
 
 /** The official client pointed at the simulator (createJupiterApiClient pins Jupiter's own hosts; SwapApi does not). */
 function officialClient(sim: RunningSimulator): SwapApi {
@@ -29,7 +29,7 @@ describe("Jupiter's official client against the simulator", () => {
 
     const tx = VersionedTransaction.deserialize(Buffer.from(swap.swapTransaction, 'base64'));
     tx.sign([wallet]);
-    const connection = new Connection(sim.rpcUrl, 'confirmed');
+    const connection = simConnection(sim);
     const before = await balances(sim, wallet);
     const signature = await connection.sendRawTransaction(tx.serialize());
     const confirmation = await connection.confirmTransaction({ signature, blockhash: tx.message.recentBlockhash, lastValidBlockHeight: swap.lastValidBlockHeight }, 'confirmed');

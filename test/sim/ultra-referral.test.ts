@@ -1,10 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Connection, Keypair, PublicKey, TransactionMessage, VersionedTransaction } from '@solana/web3.js';
+import type { Connection } from '@solana/web3.js';
+import { Keypair, PublicKey, TransactionMessage, VersionedTransaction } from '@solana/web3.js';
 import { createAssociatedTokenAccountIdempotentInstruction, getAccount, getAssociatedTokenAddressSync } from '@solana/spl-token';
 import { createJupiterClient, type JupiterClient } from '../../src/jupiter/client.js';
 import { ExecuteError } from '../../src/jupiter/errors.js';
 import type { RunningSimulator } from '../../src/sim/server.js';
-import { balances, fundedWallet, ledger, signBase64, startTestSim, JUP, SOL, USDC } from '../helpers/sim.js';
+import { balances, fundedWallet, ledger, signBase64, simConnection, startTestSim, JUP, SOL, USDC } from '../helpers/sim.js';
 
 /** Opens the referral token account of `referral` for a mint (Referral program V2: the referral account's ATA). */
 async function openReferralTokenAccount(conn: Connection, payer: Keypair, referral: PublicKey, mint: string): Promise<PublicKey> {
@@ -25,7 +26,7 @@ describe('Ultra integrator fees and payer on the simulator', () => {
   beforeAll(async () => {
     sim = await startTestSim();
     jup = createJupiterClient({ baseUrl: sim.url, tier: 'off', retry: { retries: 0, baseDelayMs: 1, maxDelayMs: 1 } });
-    conn = new Connection(sim.rpcUrl, 'confirmed');
+    conn = simConnection(sim);
   });
   afterAll(async () => {
     await sim.close();

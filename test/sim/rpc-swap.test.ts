@@ -1,9 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Connection, Keypair, LAMPORTS_PER_SOL, PublicKey, SendTransactionError, VersionedTransaction } from '@solana/web3.js';
+import type { Connection } from '@solana/web3.js';
+import { Keypair, LAMPORTS_PER_SOL, PublicKey, SendTransactionError, VersionedTransaction } from '@solana/web3.js';
 import { createJupiterClient, type JupiterClient } from '../../src/jupiter/client.js';
 import type { RunningSimulator } from '../../src/sim/server.js';
 import { startSimulator } from '../../src/sim/server.js';
-import { control, ledger, SOL, USDC } from '../helpers/sim.js';
+import { control, ledger, simConnection, SOL, USDC } from '../helpers/sim.js';
 
 async function usdcOf(conn: Connection, owner: PublicKey): Promise<bigint> {
   const { value } = await conn.getParsedTokenAccountsByOwner(owner, { mint: new PublicKey(USDC) });
@@ -18,7 +19,7 @@ describe('a Metis swap signed by the user and sent through the simulator RPC', (
 
   beforeAll(async () => {
     sim = await startSimulator({ seed: 5, clockSpeed: 0 });
-    conn = new Connection(sim.rpcUrl, 'confirmed');
+    conn = simConnection(sim);
     jup = createJupiterClient({ baseUrl: sim.url, tier: 'off', retry: { retries: 0, baseDelayMs: 1, maxDelayMs: 1 } });
     const latest = await conn.getLatestBlockhash();
     await conn.confirmTransaction({ signature: await conn.requestAirdrop(wallet.publicKey, 3 * LAMPORTS_PER_SOL), ...latest });

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Connection } from '@solana/web3.js';
 import {
-  Connection,
   Keypair,
   LAMPORTS_PER_SOL,
   PublicKey,
@@ -12,7 +12,7 @@ import {
 import bs58 from 'bs58';
 import type { RunningSimulator } from '../../src/sim/server.js';
 import { startSimulator } from '../../src/sim/server.js';
-import { airdrop, control, USDC } from '../helpers/sim.js';
+import { airdrop, control, simConnection, USDC } from '../helpers/sim.js';
 
 /** A JSON-RPC answer. */
 interface RpcAnswer {
@@ -44,7 +44,7 @@ describe('the simulator as a Solana RPC node for web3.js', () => {
 
   beforeAll(async () => {
     sim = await startSimulator({ seed: 11, clockSpeed: 0 });
-    conn = new Connection(sim.rpcUrl, 'confirmed');
+    conn = simConnection(sim);
   });
   afterAll(async () => {
     await sim.close();

@@ -1,9 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Connection, PublicKey, VersionedTransaction, type Keypair } from '@solana/web3.js';
+import type { Connection } from '@solana/web3.js';
+import { PublicKey, VersionedTransaction, type Keypair } from '@solana/web3.js';
 import { createJupiterClient, type JupiterClient } from '../../src/jupiter/client.js';
 import { wireBytes } from '../../src/sim/products/swapTx.js';
 import type { RunningSimulator } from '../../src/sim/server.js';
-import { balances, fundedWallet, ledger, signBase64, startTestSim, JUP, SOL, USDC } from '../helpers/sim.js';
+import { balances, fundedWallet, ledger, signBase64, simConnection, startTestSim, JUP, SOL, USDC } from '../helpers/sim.js';
 
 /** 20,000 SOL (about 3.6 M USD): enough that Metis splits it across every SOL/USDC pool. */
 const WHALE_SOL = 20_000_000_000_000n;
@@ -15,7 +16,7 @@ describe('Metis swaps on the simulator: ExactOut and the 1,232-byte limit', () =
   beforeAll(async () => {
     sim = await startTestSim();
     jup = createJupiterClient({ baseUrl: sim.url, tier: 'off', retry: { retries: 0, baseDelayMs: 1, maxDelayMs: 1 } });
-    conn = new Connection(sim.rpcUrl, 'confirmed');
+    conn = simConnection(sim);
   });
   afterAll(async () => {
     await sim.close();

@@ -1,10 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ComputeBudgetProgram, Connection, PublicKey, TransactionInstruction, TransactionMessage, VersionedTransaction } from '@solana/web3.js';
+import type { Connection } from '@solana/web3.js';
+import { ComputeBudgetProgram, PublicKey, TransactionInstruction, TransactionMessage, VersionedTransaction } from '@solana/web3.js';
 import { createJupiterClient, type JupiterClient } from '../../src/jupiter/client.js';
 import { SchemaError } from '../../src/jupiter/errors.js';
 import type { ApiInstruction } from '../../src/jupiter/schemas.js';
 import type { RunningSimulator } from '../../src/sim/server.js';
-import { balances, control, fundedWallet, ledger, startTestSim, SOL, USDC } from '../helpers/sim.js';
+import { balances, control, fundedWallet, ledger, simConnection, startTestSim, SOL, USDC } from '../helpers/sim.js';
 
 function toInstruction(ix: ApiInstruction): TransactionInstruction {
   return new TransactionInstruction({
@@ -21,7 +22,7 @@ describe('swap-instructions and program labels through our own client', () => {
   beforeAll(async () => {
     sim = await startTestSim({ clockSpeed: 1 });
     jup = createJupiterClient({ baseUrl: sim.url, tier: 'off', retry: { retries: 0, baseDelayMs: 1, maxDelayMs: 1 } });
-    connection = new Connection(sim.rpcUrl, { commitment: 'confirmed', wsEndpoint: sim.rpcUrl.replace('http', 'ws') });
+    connection = simConnection(sim);
   });
   afterAll(async () => {
     await new Promise((r) => setTimeout(r, 150));

@@ -3,6 +3,7 @@ import { AbortedError } from '../lib/errors.js';
 import { silentLogger, type Logger } from '../lib/logger.js';
 import { DEFAULT_RETRY, withRetry, type RetryPolicy } from '../lib/retry.js';
 import { stringifyJson } from '../lib/amounts.js';
+import { httpRequest, type HttpAnswer } from '../lib/http.js';
 import { systemClock, type Clock } from '../lib/time.js';
 import {
   BadRequestError,
@@ -51,6 +52,7 @@ export interface JupiterClientConfig {
   logger?: Logger | undefined;
   /** Told of every response (its endpoint, HTTP status and time in ms): the dashboard's request and 429 metrics. Must not throw. */
   onResponse?: ((r: { endpoint: string; status: number; ms: number }) => void) | undefined;
+  /** Replaces the transport's own HTTP (node:http with kept-alive connections), e.g. a test's fetch. */
   fetch?: typeof fetch | undefined;
   clock?: Clock | undefined;
 }
@@ -95,7 +97,7 @@ export class JupiterTransport {
   private readonly timeoutMs: number;
   private readonly retryPolicy: RetryPolicy;
   private readonly logger: Logger;
-  private readonly fetchFn: typeof fetch;
+  private readonly fetchFn: typeof fetch | undefined;
   private readonly clock: Clock;
   private readonly onResponse: JupiterClientConfig['onResponse'];
 
@@ -124,7 +126,7 @@ export class JupiterTransport {
     this.timeoutMs = config.timeoutMs ?? 15_000;
     this.retryPolicy = config.retry ?? DEFAULT_RETRY;
     this.logger = config.logger ?? silentLogger;
-    this.fetchFn = config.fetch ?? fetch;
+    this.fetchFn = config.fetch;
     this.onResponse = config.onResponse;
   }
 
@@ -157,12 +159,16 @@ export class JupiterTransport {
     const timeout = AbortSignal.timeout(this.timeoutMs);
     const signal = spec.signal ? AbortSignal.any([spec.signal, timeout]) : timeout;
     const started = performance.now();
-    let response: Response;
-    let text: string;
+    let response: Pick<HttpAnswer, 'status' | 'headers' | 'text'>;
     try {
-      // Never follow a redirect: fetch would repeat the request, x-api-key included, to wherever it points.
-      response = await this.fetchFn(url, { method: spec.method, headers, body, signal, redirect: 'manual' });
-      text = await response.text();
+      // Never follow a redirect: it would repeat the request, x-api-key included, to wherever it points (node:http
+      // never does; a given fetch is told not to).
+      if (this.fetchFn) {
+        const r = await this.fetchFn(url, { method: spec.method, headers, body, signal, redirect: 'manual' });
+        response = { status: r.status, headers: r.headers, text: await r.text() };
+      } else {
+        response = await httpRequest(url, { method: spec.method, headers, body, signal });
+      }
     } catch (err) {
       if (spec.signal?.aborted) throw new AbortedError(spec.signal.reason);
       if (timeout.aborted) throw new TimeoutError(spec.endpoint, this.timeoutMs, new URL(url).origin);
@@ -176,8 +182,9 @@ export class JupiterTransport {
     this.logger.debug({ endpoint: spec.endpoint, method: spec.method, path: spec.path, status: response.status, ms }, 'jupiter request');
 
     if (response.status >= 300 && response.status < 400) throw new RedirectError(spec.endpoint, response.status, response.headers.get('location'), url);
+    const text = response.text;
     const parsed = parseJson(text);
-    if (!response.ok) {
+    if (response.status < 200 || response.status >= 300) {
       // A service that echoes the request (or a proxy that does) must not carry the key into an error or a log.
       const errBody = scrub(parsed.ok ? parsed.value : text, this.#apiKey);
       const mapped = spec.mapError?.(response.status, errBody);

@@ -1,6 +1,7 @@
 import http from 'node:http';
 import https from 'node:https';
 import { Connection, type AccountInfo, type Commitment, type PublicKey, type SignatureStatus } from '@solana/web3.js';
+import { httpRequest } from '../lib/http.js';
 import { publicUrl } from '../lib/urls.js';
 
 /** Most accounts one getMultipleAccounts call may ask for. */
@@ -119,23 +120,16 @@ export class SolanaRpc {
   }
 
   /** One POST over node:http (fetch's stream machinery costs several times the CPU for these small exchanges). */
-  private viaHttp(body: string): Promise<{ status: number; statusText: string; text: string }> {
-    return new Promise((resolve, reject) => {
-      const client = this.url.startsWith('https:') ? https : http;
-      const req = client.request(this.url, { method: 'POST', agent: this.agent, headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } }, (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('error', reject);
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, statusText: res.statusMessage ?? '', text: Buffer.concat(chunks).toString('utf8') }));
-      });
-      // Errors name the node (scheme and host: a provider's key may be in the path or the query) and keep the cause.
-      req.setTimeout(RAW_TIMEOUT_MS, () => req.destroy(new Error(`the RPC node at ${publicUrl(this.url)} did not answer within ${RAW_TIMEOUT_MS} ms`)));
-      req.on('error', (err: NodeJS.ErrnoException) => {
-        if (err.message.startsWith('the RPC node at ')) reject(err);
-        else reject(Object.assign(new Error(`cannot reach the RPC node at ${publicUrl(this.url)}: ${err.message}`, { cause: err }), { code: err.code }));
-      });
-      req.end(body);
-    });
+  private async viaHttp(body: string): Promise<{ status: number; statusText: string; text: string }> {
+    // Errors name the node (scheme and host: a provider's key may be in the path or the query) and keep the cause.
+    const timeout = AbortSignal.timeout(RAW_TIMEOUT_MS);
+    try {
+      return await httpRequest(this.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body, signal: timeout, agent: this.agent });
+    } catch (err) {
+      if (timeout.aborted) throw new Error(`the RPC node at ${publicUrl(this.url)} did not answer within ${RAW_TIMEOUT_MS} ms`);
+      const e = err as NodeJS.ErrnoException;
+      throw Object.assign(new Error(`cannot reach the RPC node at ${publicUrl(this.url)}: ${e.message}`, { cause: err }), { code: e.code });
+    }
   }
 
   /** The current block height at the engine's commitment, from a node at least at `minContextSlot`. */

@@ -15,7 +15,7 @@ import { KeeperQueues } from '../src/scheduler/queues.js';
 import { intentLedger, RiskStore, snapshotSource, StrategyStateStore } from '../src/store/engineStore.js';
 import { IntentStore } from '../src/store/intents.js';
 import { intentKeys } from '../src/store/intentLayout.js';
-import { SnapshotStore } from '../src/store/snapshots.js';
+import { SnapshotStore, type MarketSnapshot, type WalletSnapshot } from '../src/store/snapshots.js';
 import { builtinStrategies } from '../strategies/index.js';
 import { allShardsDecided, benchPrefix, deploy, evaluateRuns, shardKeys } from './lib/keepers.js';
 import { sleep } from './lib/procs.js';
@@ -40,6 +40,10 @@ export interface TickToSubmitResult {
   inProcessMs: number;
   /** Of which, waiting on each port (the risk gate's reservations, the commit, the enqueue, the reads), ms. */
   inProcessParts: Record<string, number>;
+  /** Redis's own time executing the traced evaluation's commands and scripts (INFO commandstats), ms. */
+  redisMs: number;
+  /** Of which, adding the planned intents to the execute queue (BullMQ's job scripts), ms. */
+  redisEnqueueMs: number;
   errors: string[];
 }
 
@@ -88,7 +92,13 @@ export async function benchTickToSubmit(o: { ticks: number; everyMs: number; war
       const run = byWindow.get(Number(windows[i]?.[1]));
       if (run) samples.push(at - run.scheduledAt);
     });
-    const trace = await traceEvaluation(join(env.dir, `${prefix}.yaml`), shard!, prefix, tracePrefix, env.redisUrl, o.everyMs);
+    // Traced with the keeper stopped (on its latest snapshots, read first: a stopping keeper clears its paper
+    // session): the process and Redis do nothing else, so Redis's own time is the path's.
+    const source = new SnapshotStore(env.redis, prefix);
+    const [market, wallet] = await Promise.all([source.read('market'), source.read('wallet')]);
+    if (!market || !wallet) throw new Error('the keeper wrote no snapshots');
+    await d.stop();
+    const trace = await traceEvaluation(join(env.dir, `${prefix}.yaml`), shard!, { market, wallet }, tracePrefix, env.redisUrl, o.everyMs);
     return {
       instances: INSTANCES,
       ticks: runs.length,
@@ -98,6 +108,8 @@ export async function benchTickToSubmit(o: { ticks: number; everyMs: number; war
       tracedIntents: trace.intents,
       inProcessMs: trace.ms,
       inProcessParts: trace.parts,
+      redisMs: trace.redisMs,
+      redisEnqueueMs: trace.redisEnqueueMs,
       errors: d.processes.flatMap((p) => p.errors()),
     };
   } finally {
@@ -112,16 +124,13 @@ export async function benchTickToSubmit(o: { ticks: number; everyMs: number; war
  * own. The first window warms the scripts and the decision cache; the second is counted. The worker taking the job
  * (BullMQ's moveToActive) is one more round trip, added by the caller.
  */
-async function traceEvaluation(configFile: string, shard: string, from: string, prefix: string, redisUrl: string, everyMs: number): Promise<{ roundTrips: number; intents: number; ms: number; parts: Record<string, number> }> {
+async function traceEvaluation(configFile: string, shard: string, from: { market: MarketSnapshot; wallet: WalletSnapshot }, prefix: string, redisUrl: string, everyMs: number): Promise<{ roundTrips: number; intents: number; ms: number; parts: Record<string, number>; redisMs: number; redisEnqueueMs: number }> {
   const config = loadConfig(configFile, builtinStrategies);
   const redis = benchRedis(redisUrl);
   const queues = new KeeperQueues(redis, prefix);
   try {
-    const source = new SnapshotStore(redis, from);
     const snapshots = new SnapshotStore(redis, prefix);
-    const market = await source.read('market');
-    const wallet = await source.read('wallet');
-    if (!market || !wallet) throw new Error('the keeper wrote no snapshots');
+    const { market, wallet } = from;
     const intents = new IntentStore(redis, prefix);
     const instances = config.strategies.map((s) => ({ id: s.id, definition: s.definition, params: s.params }));
     // Time spent waiting in each port the evaluation calls (a call's whole time, awaited by the evaluation or not).
@@ -143,7 +152,11 @@ async function traceEvaluation(configFile: string, shard: string, from: string, 
       states: { loadShard: timed('states read', (shard: string, ids: readonly string[]) => states.loadShard(shard, ids)), commitShard: timed('commit', (shard: string, c: ShardCommit) => states.commitShard(shard, c)), recordDecisions: (d: ReadonlyMap<string, DecisionSummary>) => states.recordDecisions(d) },
       counters: Object.assign(Object.create(counters) as RiskStore, { reserveNotionalMany: timed('risk reservations', (rs: readonly NotionalReservation[], now: number) => counters.reserveNotionalMany(rs, now)) }),
       enqueue: (id: string) => queues.enqueueIntent(id),
-      enqueueMany: timed('enqueue', (list: readonly string[]) => queues.enqueueIntents(list)),
+      enqueueMany: timed('enqueue', async (list: readonly string[]) => {
+        const before = serverTime ? await redisServerMs(stats) : 0;
+        await queues.enqueueIntents(list);
+        if (serverTime) enqueueServerMs = (await redisServerMs(stats)) - before;
+      }),
       backlog: () => intents.countInState('planned'),
       maxBacklog: config.execution.maxBacklog,
       limits: config.risk,
@@ -155,24 +168,46 @@ async function traceEvaluation(configFile: string, shard: string, from: string, 
       decisionCache: new Map<string, string>(),
     };
     const tracer = traceRoundTrips(redis);
-    let counted = { roundTrips: 0, intents: 0, ms: 0, parts };
+    let counted = { roundTrips: 0, intents: 0, ms: 0, parts: { ...parts }, redisMs: 0, redisEnqueueMs: 0 };
+    // Redis's own time, read on a connection of its own around a window of its own (the reads would be in the time).
+    const stats = benchRedis(redisUrl);
+    let serverTime = false;
+    let enqueueServerMs = 0;
     const base = Date.now();
-    for (let w = 0; w < 2; w += 1) {
+    // The first window warms the scripts and the decision cache, the second is timed, the third gives Redis's time.
+    for (let w = 0; w < 3; w += 1) {
       const now = Date.now();
       await snapshots.write('market', { ...market, at: now });
       await snapshots.write('wallet', { ...wallet, at: now });
       tracer.reset();
       for (const k of Object.keys(parts)) delete parts[k];
+      serverTime = w === 2;
+      const before = serverTime ? await redisServerMs(stats) : 0;
       const t0 = performance.now();
       const out = await evaluateShard({ key: shard, instances }, windowOf(base + w * everyMs, everyMs), now, deps);
-      counted = { roundTrips: tracer.roundTrips(), intents: [...out.values()].reduce((n, s) => n + s.intents.length, 0), ms: performance.now() - t0, parts };
+      const ms = performance.now() - t0;
+      if (serverTime) {
+        counted.redisMs = (await redisServerMs(stats)) - before;
+        counted.redisEnqueueMs = enqueueServerMs;
+      } else {
+        counted = { ...counted, roundTrips: tracer.roundTrips(), intents: [...out.values()].reduce((n, s) => n + s.intents.length, 0), ms, parts: { ...parts } };
+      }
     }
     tracer.restore();
+    stats.disconnect();
     return counted;
   } finally {
     await queues.close();
     redis.disconnect();
   }
+}
+
+/** Redis's time executing commands since it started (or since CONFIG RESETSTAT), from INFO commandstats, ms. */
+async function redisServerMs(redis: Redis): Promise<number> {
+  const info = await redis.info('commandstats');
+  let us = 0;
+  for (const m of info.matchAll(/^cmdstat_(\w+(?:\|\w+)?):calls=\d+,usec=(\d+)/gm)) if (m[1] !== 'info') us += Number(m[2]);
+  return us / 1000;
 }
 
 /** p50/p99 of the samples. */

@@ -77,15 +77,19 @@ export class Executor {
 
   /** Runs (or resumes) an intent until it is terminal or this worker is superseded. */
   async execute(id: string, signal?: AbortSignal): Promise<ExecutionResult> {
-    const first = await this.deps.store.get(id);
-    if (!first) throw new MissingIntentError(id);
-    if (isTerminal(first.state)) return { state: first.state };
-    const fence = await this.deps.store.claim(id);
+    // Read and claimed in one step; a terminal intent is left as it is.
+    const claimed = await this.deps.store.claimUnlessEnded(id);
+    if (!claimed) throw new MissingIntentError(id);
+    const { fence, record: first } = claimed;
+    if (fence === null) return { state: first.state };
     const log = this.deps.logger.child({ intent: id, instance: first.instance, kind: first.kind });
     const move: Mover = (rec, to, patch, options) => this.move(rec, fence, to, patch, log, options);
+    let claimedRecord: IntentRecord | undefined = first;
     try {
       for (;;) {
-        const rec = await this.deps.store.get(id);
+        // The first round works on the record as the claim read it; later rounds (a new attempt) read it again.
+        const rec = claimedRecord ?? (await this.deps.store.get(id));
+        claimedRecord = undefined;
         if (!rec) throw new MissingIntentError(id);
         if (isTerminal(rec.state)) return { state: rec.state };
         const end = SIGNED_STATES.has(rec.state) ? await this.resume(rec, move, log, signal) : await this.attempt(rec, move, log, signal);

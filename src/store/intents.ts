@@ -3,7 +3,7 @@ import type { Redis } from 'ioredis';
 import { z } from 'zod';
 import { decodeJson, encodeJson } from '../lib/json.js';
 import { INTENT_KINDS, intentSchema, type Intent, type IntentKind } from '../sdk/intents.js';
-import { ALLOWED_FROM, INTENT_STATES, isTerminal, type IntentState } from '../engine/states.js';
+import { ALLOWED_FROM, INTENT_STATES, isTerminal, TERMINAL_STATES, type IntentState } from '../engine/states.js';
 import { CREATE_INTENT_LUA_FN, intentKeys, newIntentFields, parseOrProblem, type CorruptIntent, type NewIntent } from './intentLayout.js';
 import { indexActiveInstances, LandedCache, readPending, readPendingMany, type PendingRecord } from './pendingIntents.js';
 import { DurableWriter, type StoreDurability } from './durable.js';
@@ -137,6 +137,18 @@ redis.call('SADD', setOf[ARGV[2]], ARGV[4])
 return {'ok', cur[1]}
 `;
 
+// Claims an intent unless it ended: KEYS[1] its hash, ARGV[1] the terminal states (csv). Returns nil when absent,
+// else {new fence or false when ended, the hash's fields and values}.
+const CLAIM_LUA = `
+local state = redis.call('HGET', KEYS[1], 'state')
+if not state then return nil end
+local fence = false
+local ended = false
+for s in string.gmatch(ARGV[1], '[^,]+') do if s == state then ended = true end end
+if not ended then fence = redis.call('HINCRBY', KEYS[1], 'fence', 1) end
+return {fence, redis.call('HGETALL', KEYS[1])}
+`;
+
 // Creates the record only if absent. KEYS[1] intent hash, KEYS[2] index zset, KEYS[3] the initial state's set,
 // KEYS[4] the instance's index zset; ARGV[1] id, ARGV[2] createdAt, ARGV[3] initial state, ARGV[4..] field/value pairs.
 const CREATE_LUA = `${CREATE_INTENT_LUA_FN}
@@ -199,6 +211,20 @@ export class IntentStore {
   /** Takes ownership of an intent: bumps and returns its fence. Earlier owners' moves will be refused. */
   async claim(id: string): Promise<number> {
     return this.redis.hincrby(this.key(id), 'fence', 1);
+  }
+
+  /**
+   * `claim` and `get` in one step, for a worker about to carry an intent on: the record as the claim left it, and
+   * its new fence; an ended intent (terminal) is read and left unclaimed (fence null); undefined when absent (nothing
+   * is created, where a bare claim would make a hash of its fence alone).
+   */
+  async claimUnlessEnded(id: string): Promise<{ fence: number | null; record: IntentRecord } | undefined> {
+    const out = (await evalScript(this.redis, CLAIM_LUA, 1, this.key(id), [...TERMINAL_STATES].join(','))) as [number | false, string[]] | null;
+    if (!out) return undefined;
+    const flat = out[1];
+    const raw: Record<string, string> = {};
+    for (let i = 0; i + 1 < flat.length; i += 2) raw[flat[i]!] = flat[i + 1]!;
+    return { fence: typeof out[0] === 'number' ? out[0] : null, record: recordSchema.parse(raw) };
   }
 
   /**

@@ -220,11 +220,15 @@ try {
     try {
       const r = await benchThroughput(PLAN.throughput, { redis, redisUrl, venue, dir: work.dir });
       const best = r.baseline.reduce((a, b) => (b.perSecond > a.perSecond ? b : a));
+      // CPU per executed intent, ms, of each process the keeper's path runs in (all on this machine's cores).
+      const perIntent = (cores: number) => (cores * 1000) / r.keeperPerSecond;
+      const baselineMs = best.venueCpuMsPerRoundTrip + best.clientCpuMsPerRoundTrip;
       return [
         atLeast('executed intents per second, share of the venue\'s own round trips', r.keeperPerSecond / best.perSecond, 'ratio', 0.8, {
-          note: `keeper ${fmt(r.keeperPerSecond)} swaps settled/s (${r.keeperSettled} in ${fmt(r.windowSeconds)} s, one jup-keeper run, execution.concurrency ${r.concurrency}, rate limit off; keeper ${fmt(r.keeperCores, 2)} cores, simulator ${fmt(r.venueCores, 2)} cores: per executed intent ${fmt((r.keeperCores * 1000) / r.keeperPerSecond, 1)} ms of keeper CPU and ${fmt((r.venueCores * 1000) / r.keeperPerSecond, 1)} ms of simulator CPU); venue's own order+execute ${r.baseline.map((b) => `${fmt(b.perSecond)}/s at ${b.concurrency} clients (${fmt(b.venueCpuMsPerRoundTrip, 1)} ms of simulator CPU each)`).join(', ')} on the same simulator process; unlanded intents ${r.unlanded}${errorsNote(r.errors)}`,
+          note: `keeper ${fmt(r.keeperPerSecond)} swaps settled/s (${r.keeperSettled} in ${fmt(r.windowSeconds)} s, one jup-keeper run, execution.concurrency ${r.concurrency}, rate limit off; keeper ${fmt(r.keeperCores, 2)} cores, simulator ${fmt(r.venueCores, 2)} cores, Redis ${fmt(r.redisCores, 2)} cores: per executed intent ${fmt(perIntent(r.keeperCores), 1)} ms of keeper CPU, ${fmt(perIntent(r.venueCores), 1)} ms of simulator CPU and ${fmt(perIntent(r.redisCores), 1)} ms of Redis CPU); venue's own order+execute ${r.baseline.map((b) => `${fmt(b.perSecond)}/s at ${b.concurrency} clients (${fmt(b.venueCpuMsPerRoundTrip, 1)} ms of simulator CPU and ${fmt(b.clientCpuMsPerRoundTrip, 1)} ms of client CPU each)`).join(', ')} on the same simulator process; the processes share ${os.cpus().length} cores, so the ratio is bounded by the whole CPU per round trip: the baseline's ${fmt(baselineMs, 1)} ms against the simulator's ${fmt(perIntent(r.venueCores), 1)} ms per keeper intent alone (the guard's simulation and reads, ARCHITECTURE.md §4, and the confirmations besides the order and execute) bound it at ${fmt(baselineMs / perIntent(r.venueCores), 2)} with a keeper and Redis that cost nothing; unlanded intents ${r.unlanded}${errorsNote(r.errors)}`,
         }),
         info('executed intents per second end to end', r.keeperPerSecond, 'intents/s'),
+        info('keeper CPU per executed intent', perIntent(r.keeperCores), 'ms', { note: 'the jup-keeper run process tree (build, guard, sign, submit, confirm, the ledger, the queues, evaluation and feeds)' }),
         info('venue order+execute round trips per second (best)', best.perSecond, 'round trips/s', { note: `${best.concurrency} clients, order p50 ${fmt(best.orderP50)} ms, execute p50 ${fmt(best.executeP50)} ms` }),
       ];
     } finally {

@@ -5,6 +5,7 @@
 import type { Redis } from 'ioredis';
 import { IntentStore } from '../src/store/intents.js';
 import { benchPrefix, deploy } from './lib/keepers.js';
+import { redisCpuMs } from './lib/redis.js';
 import { cpuMs, sleep, waitFor } from './lib/procs.js';
 import { dcaSwappers, fundedWallet, keeperConfig, settledCount, type Venue } from './lib/venue.js';
 import { benchSimUltra, type SimUltraResult } from './simUltra.js';
@@ -12,7 +13,7 @@ import { benchSimUltra, type SimUltraResult } from './simUltra.js';
 /** What the throughput run measured. */
 export interface ThroughputResult {
   /** The venue's own round trips per second at each client count, and the simulator's CPU per round trip (ms). */
-  baseline: Array<SimUltraResult & { concurrency: number; venueCpuMsPerRoundTrip: number }>;
+  baseline: Array<SimUltraResult & { concurrency: number; venueCpuMsPerRoundTrip: number; clientCpuMsPerRoundTrip: number }>;
   /** Swaps of the keeper settled per second in the measured window. */
   keeperPerSecond: number;
   keeperSettled: number;
@@ -23,6 +24,7 @@ export interface ThroughputResult {
   /** CPU the keeper's process tree and the simulator used in the window, in cores (CPU seconds per second). */
   keeperCores: number;
   venueCores: number;
+  redisCores: number;
   /** Intents that ended failed, expired or rejected during the run. */
   unlanded: number;
   peakRssBytes: number;
@@ -34,8 +36,12 @@ export async function benchThroughput(o: { seconds: number; baselineSeconds: num
   const baseline: ThroughputResult['baseline'] = [];
   for (const concurrency of o.baselineClients) {
     const cpu0 = cpuMs(env.venue.process.pid);
+    // The clients run in this process: its CPU is theirs (signing, HTTP, parsing).
+    const client0 = process.cpuUsage();
     const r = await benchSimUltra({ seconds: o.baselineSeconds, concurrency, url: env.venue.url });
-    baseline.push({ concurrency, ...r, venueCpuMsPerRoundTrip: (cpuMs(env.venue.process.pid) - cpu0) / Math.max(1, r.roundTrips) });
+    const client = process.cpuUsage(client0);
+    const per = (ms: number) => ms / Math.max(1, r.roundTrips);
+    baseline.push({ concurrency, ...r, venueCpuMsPerRoundTrip: per(cpuMs(env.venue.process.pid) - cpu0), clientCpuMsPerRoundTrip: per((client.user + client.system) / 1000) });
   }
 
   const prefix = benchPrefix('e2e');
@@ -55,11 +61,11 @@ export async function benchThroughput(o: { seconds: number; baselineSeconds: num
     await sleep(o.warmupSeconds * 1000);
     const n0 = await settledCount(env.venue.url, wallet.address);
     const t0 = performance.now();
-    const cpu0 = [d.sampler.cpuMs(), cpuMs(env.venue.process.pid)];
+    const cpu0 = [d.sampler.cpuMs(), cpuMs(env.venue.process.pid), await redisCpuMs(env.redis)];
     await sleep(o.seconds * 1000);
     const n1 = await settledCount(env.venue.url, wallet.address);
     const windowSeconds = (performance.now() - t0) / 1000;
-    const cpu1 = [d.sampler.cpuMs(), cpuMs(env.venue.process.pid)];
+    const cpu1 = [d.sampler.cpuMs(), cpuMs(env.venue.process.pid), await redisCpuMs(env.redis)];
     const all = (await new IntentStore(env.redis, prefix).all()).filter((r) => ['failed', 'expired', 'rejected'].includes(r.state));
     return {
       baseline,
@@ -71,6 +77,7 @@ export async function benchThroughput(o: { seconds: number; baselineSeconds: num
       unlanded: all.length,
       keeperCores: (cpu1[0]! - cpu0[0]!) / 1000 / windowSeconds,
       venueCores: (cpu1[1]! - cpu0[1]!) / 1000 / windowSeconds,
+      redisCores: (cpu1[2]! - cpu0[2]!) / 1000 / windowSeconds,
       peakRssBytes: d.sampler.peakRss,
       errors: d.processes.flatMap((p) => p.errors()),
     };

@@ -137,15 +137,16 @@ redis.call('SADD', setOf[ARGV[2]], ARGV[4])
 return {'ok', cur[1]}
 `;
 
-// Claims an intent unless it ended: KEYS[1] its hash, ARGV[1] the terminal states (csv). Returns nil when absent,
-// else {new fence or false when ended, the hash's fields and values}.
+// Claims an intent unless it ended: KEYS[1] its hash, ARGV[1] the terminal states (csv). Returns nil when there is
+// no record (no id, as get judges), else {new fence, or false when ended or without a state, the hash's fields
+// and values}: a record without a state is not claimed, and fails to parse as get's would.
 const CLAIM_LUA = `
-local state = redis.call('HGET', KEYS[1], 'state')
-if not state then return nil end
+local cur = redis.call('HMGET', KEYS[1], 'id', 'state')
+if not cur[1] then return nil end
 local fence = false
-local ended = false
-for s in string.gmatch(ARGV[1], '[^,]+') do if s == state then ended = true end end
-if not ended then fence = redis.call('HINCRBY', KEYS[1], 'fence', 1) end
+local claimable = cur[2] ~= false
+for s in string.gmatch(ARGV[1], '[^,]+') do if s == cur[2] then claimable = false end end
+if claimable then fence = redis.call('HINCRBY', KEYS[1], 'fence', 1) end
 return {fence, redis.call('HGETALL', KEYS[1])}
 `;
 

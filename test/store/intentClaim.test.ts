@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Redis } from 'ioredis';
 import { IntentStore } from '../../src/store/intents.js';
+import { intentKeys } from '../../src/store/intentLayout.js';
 import { clearNamespace, createRedis } from '../../src/store/redis.js';
 import type { Intent } from '../../src/sdk/intents.js';
 
@@ -43,6 +44,14 @@ describe('claiming an intent with its record', () => {
     expect(claimed.fence).toBeNull();
     expect(claimed.record.state).toBe('rejected');
     expect((await store.get('ended'))!.fence).toBe(fence);
+  });
+
+  it('does not claim a record without a state, and fails on it as a read does', async () => {
+    const key = intentKeys(prefix).record('broken');
+    await redis.hset(key, 'id', 'broken', 'fence', '3');
+    await expect(store.get('broken')).rejects.toThrow(/state/);
+    await expect(store.claimUnlessEnded('broken')).rejects.toThrow(/state/);
+    expect(await redis.hget(key, 'fence')).toBe('3');
   });
 
   it('answers undefined for an intent that does not exist, and creates nothing', async () => {

@@ -442,17 +442,21 @@ export class SimChain {
  * them: the signature count (compact-u16), the 64-byte signatures, the message.
  */
 export function transactionBytes(tx: VersionedTransaction, message: Uint8Array): Uint8Array {
-  const count: number[] = [];
-  for (let rest = tx.signatures.length; ; ) {
+  return Buffer.concat([Uint8Array.from(compactU16(tx.signatures.length)), ...tx.signatures, message]);
+}
+
+/** A length as the wire format writes it (compact-u16: seven bits a byte, low first, the high bit says more). */
+export function compactU16(n: number): number[] {
+  const out: number[] = [];
+  for (let rest = n; ; ) {
     const low = rest & 0x7f;
     rest >>= 7;
     if (rest === 0) {
-      count.push(low);
-      break;
+      out.push(low);
+      return out;
     }
-    count.push(low | 0x80);
+    out.push(low | 0x80);
   }
-  return Buffer.concat([Uint8Array.from(count), ...tx.signatures, message]);
 }
 
 /** Indexes of the keys a transaction's top-level instructions invoke (its programs). */

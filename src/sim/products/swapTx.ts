@@ -6,7 +6,7 @@ import { PROGRAM_IDS } from '../../lib/programIds.js';
 import { tokenProgramId, type SimToken } from '../catalog.js';
 import { noopProgramElf } from '../chain/noopProgram.js';
 import { instructionHash, type Ticket } from '../chain/tickets.js';
-import type { LedgerRecord } from '../chain/chain.js';
+import { compactU16, type LedgerRecord } from '../chain/chain.js';
 import { seedBytes } from '../rng.js';
 import type { Venue } from '../venue.js';
 
@@ -214,16 +214,7 @@ export function wireBytes(tx: VersionedTransaction): Buffer {
   const m = tx.message as MessageV0;
   const out: number[] = [];
   const shortVec = (n: number): void => {
-    let rest = n;
-    for (;;) {
-      const low = rest & 0x7f;
-      rest >>= 7;
-      if (rest === 0) {
-        out.push(low);
-        return;
-      }
-      out.push(low | 0x80);
-    }
+    out.push(...compactU16(n));
   };
   const bytes = (b: Uint8Array | readonly number[]): void => {
     for (const x of b) out.push(x);

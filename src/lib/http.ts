@@ -16,10 +16,9 @@ export interface HttpRequest {
   body?: string | undefined;
   /** Aborts the request (and its body's reading): the promise rejects with the signal's reason. */
   signal?: AbortSignal | undefined;
-  /** Kept-alive connections to reuse (default: this module's, one per scheme). */
-  agent?: http.Agent | undefined;
 }
 
+/** Kept-alive connections, one pool per scheme, shared by every client of the process. */
 const agents = { http: new http.Agent({ keepAlive: true }), https: new https.Agent({ keepAlive: true }) };
 
 /**
@@ -35,7 +34,7 @@ export function httpRequest(url: string, r: HttpRequest): Promise<HttpAnswer> {
   if (r.body !== undefined) headers['content-length'] = Buffer.byteLength(r.body);
   return new Promise((resolve, reject) => {
     if (r.signal?.aborted) return reject(abortReason(r.signal));
-    const req = client.request(url, { method: r.method, headers, agent: r.agent ?? (secure ? agents.https : agents.http), signal: r.signal }, (res) => {
+    const req = client.request(url, { method: r.method, headers, agent: secure ? agents.https : agents.http, signal: r.signal }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (c: Buffer) => chunks.push(c));
       res.on('error', reject);

@@ -1,5 +1,3 @@
-import http from 'node:http';
-import https from 'node:https';
 import { Connection, type AccountInfo, type Commitment, type PublicKey, type SignatureStatus } from '@solana/web3.js';
 import { httpRequest } from '../lib/http.js';
 import { publicUrl } from '../lib/urls.js';
@@ -56,7 +54,6 @@ export class SolanaRpc {
   private readonly url: string;
   /** A fetch the caller gave (tests); otherwise the raw calls go through node:http with kept-alive connections. */
   private readonly customFetch: typeof fetch | undefined;
-  private readonly agent: http.Agent;
   private nextId = 1;
   /** Set once the node answered a batch with anything but a batch answer: calls then go one request each. */
   private batchRefused = false;
@@ -65,7 +62,6 @@ export class SolanaRpc {
     this.commitment = options.commitment ?? 'confirmed';
     this.url = url;
     this.customFetch = options.fetch;
-    this.agent = url.startsWith('https:') ? new https.Agent({ keepAlive: true }) : new http.Agent({ keepAlive: true });
     this.connection = new Connection(url, { commitment: this.commitment, disableRetryOnRateLimit: true, fetch: options.fetch });
   }
 
@@ -124,7 +120,7 @@ export class SolanaRpc {
     // Errors name the node (scheme and host: a provider's key may be in the path or the query) and keep the cause.
     const timeout = AbortSignal.timeout(RAW_TIMEOUT_MS);
     try {
-      return await httpRequest(this.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body, signal: timeout, agent: this.agent });
+      return await httpRequest(this.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body, signal: timeout });
     } catch (err) {
       if (timeout.aborted) throw new Error(`the RPC node at ${publicUrl(this.url)} did not answer within ${RAW_TIMEOUT_MS} ms`);
       const e = err as NodeJS.ErrnoException;

@@ -16,6 +16,7 @@ import { TicketBook, type Ticket } from './chain/tickets.js';
 import { PriceBook } from './market/prices.js';
 import { Router } from './market/quote.js';
 import { seedBytes } from './rng.js';
+import { BoundedCache } from './boundedCache.js';
 
 /** USD value of each token the market-maker vault starts with. */
 const VAULT_INVENTORY_USD = 250_000_000;
@@ -66,7 +67,7 @@ export class Venue {
   private readonly keepers: ProductKeeper[] = [];
   private readonly byMint: Map<string, SimToken>;
   private readonly bySymbol: Map<string, SimToken>;
-  private readonly atas = new Map<string, PublicKey>();
+  private readonly atas = new BoundedCache<string, PublicKey>(50_000);
 
   constructor(options: VenueOptions = {}) {
     this.seed = options.seed ?? 1;
@@ -146,14 +147,7 @@ export class Venue {
 
   /** Associated token account of an owner for a listed mint (memoised: the PDA search is costly). */
   ata(owner: PublicKey, token: SimToken): PublicKey {
-    const key = `${owner.toBase58()}:${token.mint}`;
-    let address = this.atas.get(key);
-    if (!address) {
-      address = getAssociatedTokenAddressSync(new PublicKey(token.mint), owner, true, new PublicKey(tokenProgramId(token)));
-      if (this.atas.size >= 50_000) this.atas.delete(this.atas.keys().next().value!);
-      this.atas.set(key, address);
-    }
-    return address;
+    return this.atas.getOr(`${owner.toBase58()}:${token.mint}`, () => getAssociatedTokenAddressSync(new PublicKey(token.mint), owner, true, new PublicKey(tokenProgramId(token))));
   }
 
   /** A wallet's balance of a mint, in base units (lamports for SOL). */

@@ -11,6 +11,7 @@ import { keyOf } from './keys.js';
 import { accountKeysOf, innerInstructionsBefore, innerInstructionsOf, loadedAddressesOf, NO_LOADED_ADDRESSES, returnDataOf } from './meta.js';
 import { landedDespiteError, ranDespiteError, txErrorJson, type TxErrorJson } from './txErrors.js';
 import type { ChainEvent, LandedTransaction, LedgerEntry, SignatureStatus, SimulationResult, SubmitOptions, SubmitOutcome, TokenBalance } from './types.js';
+import { BoundedCache } from '../boundedCache.js';
 
 export * from './types.js';
 export { feeOf, firstSignature, LAMPORTS_PER_SIGNATURE } from './accounts.js';
@@ -41,7 +42,7 @@ export class SimChain {
   private slotHashesAt = -1n;
   /** The slot and unix time last written to the VM's Clock sysvar (undefined: write it again). */
   private clockAt: { slot: bigint; unix: bigint } | undefined;
-  private readonly blockhashes = new Map<bigint, string>();
+  private readonly blockhashes = new BoundedCache<bigint, string>(4_096);
   private readonly listeners = new Set<(event: ChainEvent) => void>();
   readonly ledger: LedgerEntry[] = [];
 
@@ -60,13 +61,7 @@ export class SimChain {
 
   /** The blockhash of a slot: deterministic for the seed (memoised: validity checks walk 151 of them). */
   blockhashAt(slot: bigint): string {
-    let hash = this.blockhashes.get(slot);
-    if (hash === undefined) {
-      hash = bs58.encode(createHash('sha256').update(`jup-keeper-sim:${this.seed}:blockhash:${slot}`).digest());
-      if (this.blockhashes.size >= 4_096) this.blockhashes.delete(this.blockhashes.keys().next().value!);
-      this.blockhashes.set(slot, hash);
-    }
-    return hash;
+    return this.blockhashes.getOr(slot, () => bs58.encode(createHash('sha256').update(`jup-keeper-sim:${this.seed}:blockhash:${slot}`).digest()));
   }
 
   /** The latest blockhash and the last block height at which a transaction using it can land. */

@@ -1,11 +1,11 @@
 import { createPrivateKey, createPublicKey, sign, verify, type KeyObject } from 'node:crypto';
 import type { Keypair, VersionedTransaction } from '@solana/web3.js';
+import { BoundedCache } from '../boundedCache.js';
 
 const SPKI_PREFIX = Buffer.from('302a300506032b6570032100', 'hex');
 
 /** Parsed keys by their hex: building a KeyObject costs more than the verification itself. */
-const keys = new Map<string, KeyObject>();
-const MAX_KEYS = 10_000;
+const keys = new BoundedCache<string, KeyObject>(10_000);
 
 /**
  * Signatures found valid lately, by the signature, with the key and message they are valid for. A settlement checks
@@ -13,8 +13,7 @@ const MAX_KEYS = 10_000;
  * of what it settles). Always correct: validity depends on the three byte strings alone, and a hit needs all three
  * equal to a pair that verified. Bounded, oldest dropped first.
  */
-const verified = new Map<string, { pubkey: Buffer; message: Buffer }>();
-const MAX_VERIFIED = 1_024;
+const verified = new BoundedCache<string, { pubkey: Buffer; message: Buffer }>(1_024);
 
 /** Verifies an ed25519 signature of `message` by the 32-byte public key `pubkey`. */
 export function verifyEd25519(pubkey: Uint8Array, message: Uint8Array, signature: Uint8Array): boolean {
@@ -23,15 +22,8 @@ export function verifyEd25519(pubkey: Uint8Array, message: Uint8Array, signature
     const sig = Buffer.from(signature).toString('base64');
     const seen = verified.get(sig);
     if (seen && seen.pubkey.equals(pubkey) && seen.message.equals(message)) return true;
-    const id = Buffer.from(pubkey).toString('hex');
-    let key = keys.get(id);
-    if (!key) {
-      key = createPublicKey({ key: Buffer.concat([SPKI_PREFIX, Buffer.from(pubkey)]), format: 'der', type: 'spki' });
-      if (keys.size >= MAX_KEYS) keys.delete(keys.keys().next().value!);
-      keys.set(id, key);
-    }
+    const key = keys.getOr(Buffer.from(pubkey).toString('hex'), () => createPublicKey({ key: Buffer.concat([SPKI_PREFIX, Buffer.from(pubkey)]), format: 'der', type: 'spki' }));
     if (!verify(null, message, key, signature)) return false;
-    if (verified.size >= MAX_VERIFIED) verified.delete(verified.keys().next().value!);
     verified.set(sig, { pubkey: Buffer.from(pubkey), message: Buffer.from(message) });
     return true;
   } catch {

@@ -1,16 +1,16 @@
 import bs58 from 'bs58';
 import { PublicKey } from '@solana/web3.js';
+import { BoundedCache } from '../boundedCache.js';
 
 // Base58 text and PublicKey objects of the 32-byte keys the simulator reads over and over (account owners, mints,
 // wallets): web3.js builds a BN for every PublicKey and encodes base58 again on every toBase58, each about as costly
 // as the account read itself. The caches are always correct: a key's text and object depend on its 32 bytes alone,
 // and a PublicKey is never mutated. Bounded, oldest dropped first.
 
-const MAX_KEYS = 10_000;
 /** Base58 texts by the key's bytes (as latin1). */
-const texts = new Map<string, string>();
+const texts = new BoundedCache<string, string>(10_000);
 /** Shared PublicKey objects by the key's bytes (as latin1). */
-const objects = new Map<string, PublicKey>();
+const objects = new BoundedCache<string, PublicKey>(10_000);
 /** Base58 texts of PublicKey objects seen (the shared ones above, and any other). */
 const textsOfObjects = new WeakMap<PublicKey, string>();
 
@@ -18,22 +18,14 @@ function bytesId(bytes: Uint8Array): string {
   return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('latin1');
 }
 
-function remember<V>(map: Map<string, V>, id: string, value: V): V {
-  if (map.size >= MAX_KEYS) map.delete(map.keys().next().value!);
-  map.set(id, value);
-  return value;
-}
-
 /** The base58 text of a 32-byte key: what `new PublicKey(bytes).toBase58()` gives. */
 export function keyText(bytes: Uint8Array): string {
-  const id = bytesId(bytes);
-  return texts.get(id) ?? remember(texts, id, bs58.encode(bytes));
+  return texts.getOr(bytesId(bytes), () => bs58.encode(bytes));
 }
 
 /** A shared PublicKey of a 32-byte key. */
 export function keyOf(bytes: Uint8Array): PublicKey {
-  const id = bytesId(bytes);
-  return objects.get(id) ?? remember(objects, id, new PublicKey(Buffer.from(bytes)));
+  return objects.getOr(bytesId(bytes), () => new PublicKey(Buffer.from(bytes)));
 }
 
 /** A PublicKey's base58 text (`key.toBase58()`, which encodes `key.toBytes()`), encoded once per object and key. */

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import bs58 from 'bs58';
 import type { SimToken } from '../catalog.js';
 import type { PriceBook } from './prices.js';
+import { BoundedCache } from '../boundedCache.js';
 
 export { autoSlippageBps, feeSide, ultraFeeBps } from './fees.js';
 
@@ -245,26 +246,18 @@ export class Router {
  * addresses and a label, and those of the hub hops), a sha256 and a base58 encoding each. Always correct: each value
  * is a function of its text alone. Bounded, oldest dropped first.
  */
-const ammKeys = new Map<string, string>();
-const labels = new Map<string, number>();
-const MAX_NAMES = 50_000;
-
-function remembered<V>(map: Map<string, V>, text: string, make: (text: string) => V): V {
-  const known = map.get(text);
-  if (known !== undefined) return known;
-  const value = make(text);
-  if (map.size >= MAX_NAMES) map.delete(map.keys().next().value!);
-  map.set(text, value);
-  return value;
-}
+const ammKeys = new BoundedCache<string, string>(50_000);
+const labels = new BoundedCache<string, number>(50_000);
 
 /** A stable pool address for a pair (`index` 0 is the pair's primary pool; the others are its secondary pools). */
 export function ammKeyOf(a: string, b: string, index = 0): string {
   const [x, y] = a < b ? [a, b] : [b, a];
-  return remembered(ammKeys, index === 0 ? `amm:${x}:${y}` : `amm:${x}:${y}:${index}`, (text) => bs58.encode(createHash('sha256').update(text).digest()));
+  const text = index === 0 ? `amm:${x}:${y}` : `amm:${x}:${y}:${index}`;
+  return ammKeys.getOr(text, () => bs58.encode(createHash('sha256').update(text).digest()));
 }
 
 function labelIndex(a: string, b: string): number {
   const [x, y] = a < b ? [a, b] : [b, a];
-  return remembered(labels, `label:${x}:${y}`, (text) => createHash('sha256').update(text).digest()[0]! % DEX_LABELS.length);
+  const text = `label:${x}:${y}`;
+  return labels.getOr(text, () => createHash('sha256').update(text).digest()[0]! % DEX_LABELS.length);
 }

@@ -6,6 +6,7 @@ import { GENESIS_SLOT, SLOT_MS } from '../clock.js';
 import type { Logger } from '../../lib/logger.js';
 import type { Venue } from '../venue.js';
 import { RpcCode, RpcError } from './jsonrpc.js';
+import { BoundedCache } from '../boundedCache.js';
 
 /** What every HTTP RPC method gets: the venue of this request (a reset replaces it) and a logger. */
 export interface RpcEnv {
@@ -23,8 +24,7 @@ export const FEATURE_SET = 3_294_202_862;
  * the same few dozen addresses in every batch. Always correct: the result depends on the text alone, and a
  * PublicKey is never mutated. Bounded, oldest dropped first; only valid keys are kept.
  */
-const parsedKeys = new Map<string, PublicKey>();
-const MAX_PARSED_KEYS = 10_000;
+const parsedKeys = new BoundedCache<string, PublicKey>(10_000);
 
 /** A base58 public key parameter, parsed into a PublicKey. */
 export const pubkeyParam = z.string({ error: 'expected a base58 public key string' }).transform((s, c) => {
@@ -32,11 +32,7 @@ export const pubkeyParam = z.string({ error: 'expected a base58 public key strin
   if (known) return known;
   try {
     const key = new PublicKey(s);
-    if (key.toBase58() === s) {
-      if (parsedKeys.size >= MAX_PARSED_KEYS) parsedKeys.delete(parsedKeys.keys().next().value!);
-      parsedKeys.set(s, key);
-      return key;
-    }
+    if (key.toBase58() === s) return parsedKeys.set(s, key);
   } catch {
     // reported below
   }

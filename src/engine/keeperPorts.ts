@@ -117,6 +117,8 @@ export interface KeeperIntentRecord {
   createdAt: number;
   updatedAt: number;
   venueOrder: VenueOrderRecord | null;
+  /** Why it failed, expired or was rejected (`rule`: the risk-gate or guard rules that refused it). */
+  error: { code: string; message: string; rule?: string | undefined } | null;
 }
 
 /** The intent ledger as the keeper jobs use it. */
@@ -152,8 +154,31 @@ export interface SweepReport {
   unclaimedMicroUsd: bigint;
 }
 
+/**
+ * Where one subject's keeper intents stand (src/keeper/intents.ts): what its generations before `generation` came
+ * to. A cache of a fold over those intents' records, which never change once ended: lost, it is rebuilt by reading
+ * them again from the first generation.
+ */
+export interface SubjectGenerations {
+  /** The generation to record (or find recorded) now; 1 for a subject never tried. */
+  generation: number;
+  /** Earlier generations that ended without effect for a reason other than a refusal of the pre-sign guard. */
+  spent: number;
+  /** Pre-sign guard refusals in a row just before `generation`. */
+  refusedInRow: number;
+  /** The guard rules those refusals named, first named first. */
+  rules: string[];
+}
+
 /** The keeper jobs' own records in Redis: what they track, their runs, locks and reports. */
 export interface KeeperStatePort {
+  /** Where the subject of `key` (its first intent's id) stands; generation 1, nothing spent, when never advanced. */
+  generations(key: string): Promise<SubjectGenerations>;
+  /**
+   * Moves the subject of `key` from generation `from` to `next`, unless another keeper moved it already (then
+   * nothing is written); returns where it stands now, either way.
+   */
+  advanceGenerations(key: string, from: number, next: SubjectGenerations): Promise<SubjectGenerations>;
   /** Ids of landed order-opening intents whose venue order has not ended yet. */
   tracked(): Promise<string[]>;
   track(ids: readonly string[]): Promise<void>;

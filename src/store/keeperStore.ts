@@ -1,10 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import { z } from 'zod';
-import { KEEPER_INSTANCE, KEEPER_STRATEGY, VENUE_ORDER_STATUSES, VENUE_PRODUCTS, type KeeperIntentRecord, type KeeperLedgerPort, type KeeperRun, type KeeperStatePort, type SweepReport, type VenueOrderRecord } from '../engine/keeperPorts.js';
+import { KEEPER_INSTANCE, KEEPER_STRATEGY, VENUE_ORDER_STATUSES, VENUE_PRODUCTS, type KeeperIntentRecord, type KeeperLedgerPort, type KeeperRun, type KeeperStatePort, type SubjectGenerations, type SweepReport, type VenueOrderRecord } from '../engine/keeperPorts.js';
 import type { Intent, IntentKind } from '../sdk/intents.js';
 import { decodeJson, encodeJson } from '../lib/json.js';
 import { intentKeys } from './intentLayout.js';
+import { advanceGenerations, readGenerations } from './keeperGenerations.js';
 import type { IntentStore } from './intents.js';
 import { evalScript } from './scripts.js';
 
@@ -65,13 +66,16 @@ export function keeperKeys(prefix: string) {
     runs: `${prefix}:keeper:runs`,
     sweep: `${prefix}:keeper:sweep`,
     lock: (task: string) => `${prefix}:keeper:lock:${task}`,
+    /** Where a subject's keeper intents stand, by its first intent's id (see SubjectGenerations). */
+    generations: (key: string) => `${prefix}:keeper:generations:${key}`,
   };
 }
 
 /**
  * The keeper jobs' records in Redis: the ledger as they use it (keeper intents recorded through the intent store,
  * the venue's word on an order written onto the intent's own record), the intents they track until their orders
- * end, their run locks and last runs, the claims they made and the last sweep.
+ * end, where each subject's generations of intents stand, their run locks and last runs, the claims they made and
+ * the last sweep.
  */
 export class KeeperStore implements KeeperLedgerPort, KeeperStatePort {
   private readonly keys: ReturnType<typeof keeperKeys>;
@@ -102,6 +106,7 @@ export class KeeperStore implements KeeperLedgerPort, KeeperStatePort {
       createdAt: r.createdAt,
       updatedAt: r.updatedAt,
       venueOrder: venue.get(r.id) ?? null,
+      error: r.error,
     }));
   }
 
@@ -126,6 +131,14 @@ export class KeeperStore implements KeeperLedgerPort, KeeperStatePort {
 
   async setVenueOrder(id: string, venue: VenueOrderRecord): Promise<void> {
     await evalScript(this.redis, SET_VENUE_LUA, 1, intentKeys(this.prefix).record(id), VENUE_FIELD, JSON.stringify(venue));
+  }
+
+  async generations(key: string): Promise<SubjectGenerations> {
+    return readGenerations(this.redis, this.keys.generations(key));
+  }
+
+  async advanceGenerations(key: string, from: number, next: SubjectGenerations): Promise<SubjectGenerations> {
+    return advanceGenerations(this.redis, this.keys.generations(key), from, next);
   }
 
   async tracked(): Promise<string[]> {

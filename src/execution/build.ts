@@ -1,5 +1,5 @@
 import { VersionedTransaction } from '@solana/web3.js';
-import { deriveInvitePda, inviteKeypairFromCode } from '../jupiter/send/inviteCode.js';
+import { inviteKeypairFromCode } from '../jupiter/send/inviteCode.js';
 import type { JupiterClient } from '../jupiter/client.js';
 import type { PredictionClaimBuild } from '../jupiter/prediction/claimPredictionPosition.js';
 import type { BuiltPredictionOrder } from '../jupiter/prediction/createPredictionOrder.js';
@@ -125,10 +125,7 @@ export async function buildTransaction(intent: Intent, deps: BuildDeps): Promise
     }
     case 'lend.deposit': {
       const r = await deps.jup.lend.lendDeposit({ asset: intent.asset, signer: owner, amount: intent.amount }, o);
-      // The Earn program keeps deposits in the liquidity program's vault, whose authority is that program's
-      // `liquidity` PDA, not an account of the Earn program: name it from the published seeds, or the guard would
-      // refuse every real deposit as a payment to a stranger.
-      return { ...(await routed(decode(r.transaction), { via: 'rpc' }, deps, {})), escrowAuthorities: [await lendVault()] };
+      return routed(decode(r.transaction), { via: 'rpc' }, deps, {});
     }
     case 'lend.withdraw': {
       const tokens = await deps.jup.lend.getLendTokens({}, o);
@@ -144,7 +141,7 @@ export async function buildTransaction(intent: Intent, deps: BuildDeps): Promise
       // Exact shares for what they cost at the program's exchange price: the guard holds the asset paid to at most
       // the intent's maxAmount (an upTo escrow rule), whatever the venue says the shares cost.
       const r = await deps.jup.lend.lendMint({ asset: intent.asset, signer: owner, shares: intent.shares }, o);
-      return { ...(await routed(decode(r.transaction), { via: 'rpc' }, deps, { shares: intent.shares })), escrowAuthorities: [await lendVault()] };
+      return routed(decode(r.transaction), { via: 'rpc' }, deps, { shares: intent.shares });
     }
     case 'lend.redeem': {
       const tokens = await deps.jup.lend.getLendTokens({}, o);
@@ -198,7 +195,6 @@ export async function buildTransaction(intent: Intent, deps: BuildDeps): Promise
         ...built,
         extraSigners: [{ sign: (tx: VersionedTransaction) => tx.sign([invite]) }],
         engineSigners: [invite.publicKey.toBase58()],
-        escrowAuthorities: [deriveInvitePda(invite.publicKey).toBase58()],
       };
     }
     case 'send.clawback': {
@@ -264,9 +260,4 @@ function orderQuote(order: BuiltPredictionOrder): Record<string, unknown> {
     feeMicroUsd: order.estimatedTotalFeeUsd,
     limitMicroUsd: order.isBuy ? order.maxBuyPriceUsd : order.minSellPriceUsd,
   };
-}
-
-/** The lend vault authority, from @jup-ag/lend loaded on the first lend build (not at start-up). */
-async function lendVault(): Promise<string> {
-  return (await import('../jupiter/lend/vaultAuthority.js')).lendVaultAuthority();
 }

@@ -3,7 +3,7 @@ import type { MarketData } from '../engine/ports.js';
 import { USDC_MINT, WSOL_MINT } from '../lib/mints.js';
 import type { Intent } from '../sdk/intents.js';
 import { GuardUnavailable, type GuardPolicy, type SpendRule } from '../solana/guard.js';
-import { allowedProgramsFor, PROGRAM_IDS, type ApiArea } from '../solana/programs.js';
+import { allowedProgramsFor, type ApiArea } from '../solana/programs.js';
 import { ultraMaxFeeBps } from './feeTable.js';
 import { productCheckFor } from './productGuard/index.js';
 import type { BuiltTransaction } from './types.js';
@@ -30,7 +30,7 @@ export interface PolicyContext {
  * invite's signer) and what it read from a separate listing (a lend withdrawal's share token) come with the build.
  * Throws GuardUnavailable when the feed cannot value a swap yet (retry).
  */
-export async function guardPolicyFor(intent: Intent, built: Pick<BuiltTransaction, 'engineSigners' | 'burn' | 'escrowAuthorities'>, ctx: PolicyContext): Promise<GuardPolicy> {
+export async function guardPolicyFor(intent: Intent, built: Pick<BuiltTransaction, 'engineSigners' | 'burn'>, ctx: PolicyContext): Promise<GuardPolicy> {
   const product = await productCheckFor(intent, { wallet: ctx.wallet, inviteSigner: built.engineSigners?.[0] });
   const area = areaOf(intent);
   const policy = (spend: SpendRule, extra: Partial<GuardPolicy> = {}): GuardPolicy => ({
@@ -43,11 +43,11 @@ export async function guardPolicyFor(intent: Intent, built: Pick<BuiltTransactio
     // Cancels, claims and withdrawals may return wrapped SOL that the venue unwraps back to the wallet.
     mayUnwrapSol: true,
     allowToken2022Mints: new Set(ctx.risk.allowToken2022Mints),
-    escrowAuthorities: built.escrowAuthorities ? new Set(built.escrowAuthorities) : undefined,
     product,
     ...extra,
   });
-  const escrow = (mint: string, amount: bigint): SpendRule => ({ kind: 'escrow', mint, amount, program: programOf(area) });
+  // Where the escrow is, is the product instruction's to say (its check's ProductTerms), tied to the intent there.
+  const escrow = (mint: string, amount: bigint): SpendRule => ({ kind: 'escrow', mint, amount });
   switch (intent.kind) {
     case 'swap':
       return policy(
@@ -65,7 +65,7 @@ export async function guardPolicyFor(intent: Intent, built: Pick<BuiltTransactio
     case 'send':
       return policy(escrow(intent.mint, intent.amount), { mayUnwrapSol: intent.mint === WSOL_MINT });
     case 'lend.mint':
-      return policy({ kind: 'escrow', mint: intent.asset, amount: intent.maxAmount, program: programOf(area), upTo: true }, { mayUnwrapSol: intent.asset === WSOL_MINT });
+      return policy({ kind: 'escrow', mint: intent.asset, amount: intent.maxAmount, upTo: true }, { mayUnwrapSol: intent.asset === WSOL_MINT });
     case 'lend.withdraw':
     case 'lend.redeem':
       return policy({ kind: 'nothing' }, { burn: built.burn });
@@ -102,19 +102,6 @@ export function areaOf(intent: Intent): ApiArea {
     default:
       return 'prediction';
   }
-}
-
-function programOf(area: ApiArea): string {
-  const ids: Record<ApiArea, string> = {
-    ultra: PROGRAM_IDS.jupiterV6,
-    swap: PROGRAM_IDS.jupiterV6,
-    trigger: PROGRAM_IDS.jupiterTrigger,
-    recurring: PROGRAM_IDS.jupiterRecurring,
-    lend: PROGRAM_IDS.jupiterLendEarn,
-    send: PROGRAM_IDS.jupiterSend,
-    prediction: PROGRAM_IDS.jupiterPrediction,
-  };
-  return ids[area];
 }
 
 /** A swap valued at the feed: both prices fresh, the slippage bound of the intent (or the config), the fee table. */

@@ -21,8 +21,6 @@ export interface BuiltTransaction {
   engineSigners?: readonly string[];
   /** A lend withdrawal: the share token it burns and the most of it, from the lend listing (not the transaction). */
   burn?: { mint: string; max: bigint };
-  /** Escrow authorities the engine derived itself from the product program's published seeds (a send invite's PDA). */
-  escrowAuthorities?: readonly string[];
 }
 
 /** The intent cannot be carried out as asked (no route, insufficient funds, a limit): final, not retried. */

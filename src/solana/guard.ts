@@ -4,13 +4,13 @@ import { computeWalletChanges, findAuthorityChanges, readTokenAccount, type Acco
 import { decodeMessage, highestLookupIndex, lookupTableFrom, type DecodedMessage, type LookupProblem } from './guardDecode.js';
 import { checkFlows, type TracedEvent } from './guardFlows.js';
 import type { FlowEvent, GuardInstruction } from './guardInstructions.js';
-import { checkBalances, checkStatic, checkSwapInflow, describeAccountChange, swapSpend } from './guardRules.js';
-import type { GuardPolicy, GuardReport, GuardViolation, ProductCheck } from './guardTypes.js';
+import { checkBalances, checkPayouts, checkStatic, checkSwapInflow, describeAccountChange, swapSpend } from './guardRules.js';
+import type { GuardPolicy, GuardReport, GuardViolation, ProductCheck, ProductVerdict } from './guardTypes.js';
 import { PROGRAM_IDS, TIP_ACCOUNTS } from './programs.js';
 import { contextual, rawAccount, resultOf, RpcCallError, type RawAccount as RpcAccount, type RpcCall, type RpcReply, type SolanaRpc } from './rpc.js';
 
 export type { SpendRule } from './guardFlows.js';
-export type { GuardPolicy, GuardReport, GuardRule, GuardViolation, ProductCheck, ProductRule, TopInstruction } from './guardTypes.js';
+export type { CreatedAccount, GuardPolicy, GuardReport, GuardRule, GuardViolation, Payout, ProductCheck, ProductRule, ProductTerms, ProductVerdict, TopInstruction } from './guardTypes.js';
 export { PRODUCT_RULES } from './guardTypes.js';
 export type { SwapTerms } from './swapValue.js';
 
@@ -63,6 +63,7 @@ interface Decoders {
   flowEventsOf: (ix: GuardInstruction) => FlowEvent[];
   fromUiInstruction: (ix: unknown) => GuardInstruction;
   dangerousExtensions: (mint: string, account: AccountSnapshot | null | undefined) => string[];
+  tokenAccountSpace: (mint: string, account: AccountSnapshot | null | undefined) => bigint | undefined;
 }
 
 let decoders: Promise<Decoders> | undefined;
@@ -74,7 +75,7 @@ let decoders: Promise<Decoders> | undefined;
  */
 function loadDecoders(): Promise<Decoders> {
   decoders ??= Promise.all([import('./guardInstructions.js'), import('./guardToken2022.js')]).then(
-    ([ix, token2022]) => ({ flowEventsOf: ix.flowEventsOf, fromUiInstruction: ix.fromUiInstruction, dangerousExtensions: token2022.dangerousExtensions }),
+    ([ix, token2022]) => ({ flowEventsOf: ix.flowEventsOf, fromUiInstruction: ix.fromUiInstruction, dangerousExtensions: token2022.dangerousExtensions, tokenAccountSpace: token2022.tokenAccountSpace }),
     (err: unknown) => {
       decoders = undefined;
       throw err;
@@ -93,7 +94,7 @@ function loadDecoders(): Promise<Decoders> {
  * check that could not run throws GuardUnavailable (retry).
  */
 export async function guardTransaction(tx: VersionedTransaction, policy: GuardPolicy, rpc: SolanaRpc): Promise<GuardReport> {
-  const { flowEventsOf, fromUiInstruction, dangerousExtensions } = await loadDecoders();
+  const { flowEventsOf, fromUiInstruction, dangerousExtensions, tokenAccountSpace } = await loadDecoders();
   const wallet = policy.wallet.toBase58();
   const violations: GuardViolation[] = [];
   let tipsLamports = 0n;
@@ -127,9 +128,13 @@ export async function guardTransaction(tx: VersionedTransaction, policy: GuardPo
   if (problems.length > 0) return report(base);
 
   const swapMints = policy.swap ? [policy.swap.inputMint, policy.swap.outputMint] : [];
-  const readKeys = uniqueKeys([...decoded.writableAddresses, ...swapMints, ...(policy.product?.reads ?? [])]);
+  // The product check reads every account its program's instructions name (an order that must not exist yet, the
+  // position or market result a claim names, the mints of the escrows), whether or not the transaction writes it.
+  const productAccounts = policy.product ? decoded.instructions.filter((ix) => ix.programId === policy.product!.program).flatMap((ix) => ix.accounts) : [];
+  const readKeys = uniqueKeys([...decoded.writableAddresses, ...swapMints, ...(policy.product?.reads ?? []), ...productAccounts]);
   const { pre, sim } = await simulateBetweenReads(rpc, tx, readKeys, decoded.writableAddresses, wallet, fromUiInstruction);
-  if (policy.product) violations.push(...checkProduct(policy.product, decoded, pre));
+  const product = policy.product ? checkProduct(policy.product, decoded, pre) : undefined;
+  if (product) violations.push(...product.violations);
   if (sim.err !== null) {
     const code = typeof sim.err === 'string' ? sim.err : undefined;
     if (code && TRANSIENT_SIM_ERRORS.has(code)) throw new GuardUnavailable(code === 'BlockhashNotFound' ? 'blockhash-not-found' : 'rpc', `the simulation answered ${code} (the node cannot run it now)`);
@@ -159,8 +164,9 @@ export async function guardTransaction(tx: VersionedTransaction, policy: GuardPo
     swapPrograms: SWAP_PROGRAMS,
     mayUnwrapSol: policy.mayUnwrapSol,
     burn: policy.burn,
-    escrowAuthorities: policy.escrowAuthorities,
+    product: product?.terms,
     rentExempt: rentExemptLamports,
+    tokenAccountSpace: (mint) => tokenAccountSpace(mint, pre.get(mint) ?? post.get(mint)),
   });
   tipsLamports = flows.tipsLamports;
   violations.push(...flows.violations);
@@ -173,6 +179,7 @@ export async function guardTransaction(tx: VersionedTransaction, policy: GuardPo
   }
   const changes = computeWalletChanges(pre, post, wallet);
   checkBalances(changes, decoded, flows, { ...policy, spend }, violations);
+  if (product) checkPayouts(changes, decoded, flows, product.terms.payouts, violations);
   if (policy.swap) checkSwapInflow(changes, decoded, flows, policy.swap, pre, violations);
   await checkExtensions(rpc, pre, post, wallet, swapMints, policy, violations, dangerousExtensions);
   return report({ ...base, changes, tipsLamports, simulated: true, slot: sim.slot, unitsConsumed: sim.unitsConsumed });
@@ -183,11 +190,11 @@ export async function guardTransaction(tx: VersionedTransaction, policy: GuardPo
  * check decides from the chain and the intent, never the venue's fields). A check that throws is a bug of the
  * check, not a reason to sign: it refuses.
  */
-function checkProduct(product: ProductCheck, decoded: DecodedMessage, pre: AccountStates): GuardViolation[] {
+function checkProduct(product: ProductCheck, decoded: DecodedMessage, pre: AccountStates): ProductVerdict {
   try {
     return product.check(decoded.instructions, (address) => pre.get(address));
   } catch (err) {
-    return [{ rule: 'product-instruction', message: `the ${product.kind} terms could not be checked: ${err instanceof Error ? err.message : String(err)}` }];
+    return { violations: [{ rule: 'product-instruction', message: `the ${product.kind} terms could not be checked: ${err instanceof Error ? err.message : String(err)}` }], terms: { escrows: [], creates: [], payers: [], payouts: [] } };
   }
 }
 

@@ -1,7 +1,7 @@
-import { PublicKey } from '@solana/web3.js';
 import { WSOL_MINT } from '../lib/mints.js';
 import { readTokenAccount, type AccountStates } from './guardChanges.js';
 import type { FlowEvent } from './guardInstructions.js';
+import type { CreatedAccount, ProductTerms } from './guardTypes.js';
 
 /** The asset key of SOL: native lamports and wrapped SOL are the same money. */
 export const SOL_ASSET = WSOL_MINT;
@@ -16,10 +16,11 @@ export type SpendRule =
    */
   | { kind: 'counterparty'; mint: string; max: bigint }
   /**
-   * A product order: exactly `amount` of `mint` goes into escrows of `program`, plus the rent of its accounts; with
-   * `upTo`, at most `amount` (a lend mint of exact shares pays what they cost at the program's exchange price).
+   * A product order: exactly `amount` of `mint` goes into the escrow its instruction names (FlowPolicy.product), plus
+   * the rent of the accounts it names; with `upTo`, at most `amount` (a lend mint of exact shares pays what they cost
+   * at the program's exchange price).
    */
-  | { kind: 'escrow'; mint: string; amount: bigint; program: string; upTo?: boolean };
+  | { kind: 'escrow'; mint: string; amount: bigint; upTo?: boolean };
 
 /** What the flow check needs besides the events. */
 export interface FlowPolicy {
@@ -35,15 +36,21 @@ export interface FlowPolicy {
   mayUnwrapSol: boolean;
   /** A lend withdrawal burns at most `max` of its share token. */
   burn?: { mint: string; max: bigint } | undefined;
-  /** Escrow authorities derived by the caller from the area's program with its published seeds. */
-  escrowAuthorities?: ReadonlySet<string> | undefined;
+  /**
+   * What the product instruction names (its check's ProductTerms): the only escrows a deposit may go into, the only
+   * accounts the wallet may pay to create besides its own, and the accounts whose payouts must reach the wallet.
+   * Without it (a swap) none of these exist.
+   */
+  product?: ProductTerms | undefined;
   /** Rent-exempt minimum of an account of `space` bytes, lamports. */
   rentExempt(space: bigint): bigint;
+  /** Size of a token account of `mint` as its token program creates it (its extensions), bytes; undefined when the mint is unknown. */
+  tokenAccountSpace(mint: string): bigint | undefined;
 }
 
 /** A rule the flows break, with a message naming accounts and base-unit amounts. */
 export interface FlowViolation {
-  rule: 'destination' | 'sol-outflow' | 'token-outflow' | 'escrow-amount' | 'close-account' | 'wallet-account' | 'token-account' | 'unknown-instruction';
+  rule: 'destination' | 'sol-outflow' | 'token-outflow' | 'escrow-amount' | 'close-account' | 'wallet-account' | 'token-account' | 'unknown-instruction' | 'created-account' | 'payout-destination';
   message: string;
 }
 
@@ -54,10 +61,10 @@ export interface FlowSummary {
   tipsLamports: bigint;
   /** Paid to the swap's counterparty, per asset. */
   toCounterparty: Map<string, bigint>;
-  /** Moved into escrows of the area's program, per asset. */
+  /** Moved into the escrow the product instruction names, per asset. */
   toEscrow: Map<string, bigint>;
-  /** Rent paid for the escrow's own accounts. */
-  escrowRentLamports: bigint;
+  /** Rent paid for the accounts the product instruction names (its order, position or invite, their escrows). */
+  createdRentLamports: bigint;
   burned: Map<string, bigint>;
 }
 
@@ -84,8 +91,9 @@ export type TracedEvent = FlowEvent & { top: string };
 /**
  * Follows every event in execution order, tracking which token accounts the wallet holds (as they are created,
  * given away and closed), and checks that each lamport and token leaving the wallet goes where the intent allows:
- * back to the wallet's own accounts, to a tip account, to the swap's counterparty in the input asset, into an
- * escrow of the area's program, or burnt within the allowance. Anything else is a violation, down to one lamport.
+ * back to the wallet's own accounts, to a tip account, to the swap's counterparty in the input asset, into the escrow
+ * the product instruction names, into the rent of an account it names, or burnt within the allowance. Anything else
+ * is a violation, down to one lamport. What leaves the accounts a payout comes out of must reach the wallet.
  */
 export function checkFlows(events: readonly TracedEvent[], pre: AccountStates, post: AccountStates, p: FlowPolicy): FlowSummary {
   const { wallet } = p;
@@ -99,8 +107,10 @@ export function checkFlows(events: readonly TracedEvent[], pre: AccountStates, p
     return holdings.get(address);
   };
   const walletHolds = (address: string): boolean => address === wallet || holding(address)?.owner === wallet;
+  const payers = new Set(p.product?.payers ?? []);
   const violations: FlowViolation[] = [];
   const outflows: Outflow[] = [];
+  const paidOut: Array<{ from: string; to: string; amount: bigint | null; mint: string }> = [];
 
   for (const e of events) {
     switch (e.kind) {
@@ -113,6 +123,7 @@ export function checkFlows(events: readonly TracedEvent[], pre: AccountStates, p
       case 'tokens': {
         const h = holding(e.from);
         if (h?.owner === wallet && e.from !== e.to) outflows.push({ asset: h.native ? SOL_ASSET : h.mint, to: e.to, amount: e.amount, via: 'token', top: e.top });
+        if (payers.has(e.from) && e.from !== e.to) paidOut.push({ from: e.from, to: e.to, amount: e.amount, mint: h?.mint ?? '(unknown mint)' });
         break;
       }
       case 'burn': {
@@ -133,6 +144,7 @@ export function checkFlows(events: readonly TracedEvent[], pre: AccountStates, p
             violations.push({ rule: 'close-account', message: `token account ${e.account} (mint ${h.mint}) would be closed, which the intent does not ask for` });
           }
         }
+        if (payers.has(e.account)) paidOut.push({ from: e.account, to: e.destination, amount: null, mint: h?.mint ?? '(unknown mint)' });
         holdings.delete(e.account);
         closedTo.set(e.account, e.destination);
         break;
@@ -161,9 +173,11 @@ export function checkFlows(events: readonly TracedEvent[], pre: AccountStates, p
     const dest = closedTo.get(address);
     return dest !== undefined && (dest === wallet || holding(dest)?.owner === wallet);
   };
-  const summary: FlowSummary = { violations, tipsLamports: 0n, toCounterparty: new Map(), toEscrow: new Map(), escrowRentLamports: 0n, burned: new Map() };
+  const summary: FlowSummary = { violations, tipsLamports: 0n, toCounterparty: new Map(), toEscrow: new Map(), createdRentLamports: 0n, burned: new Map() };
   const add = (m: Map<string, bigint>, k: string, v: bigint) => m.set(k, (m.get(k) ?? 0n) + v);
   const spend = p.spend;
+  const escrows = new Set(p.product?.escrows ?? []);
+  const created = new Set<string>();
   for (const o of outflows) {
     if (o.to !== null && endsWithWallet(o.to)) continue;
     if (o.to !== null && o.asset === SOL_ASSET && o.via === 'transfer' && p.tipAccounts.has(o.to)) {
@@ -176,22 +190,31 @@ export function checkFlows(events: readonly TracedEvent[], pre: AccountStates, p
       continue;
     }
     const to = o.to!;
-    if (spend.kind === 'counterparty' && o.asset === spend.mint && o.via !== 'create' && (p.swapPrograms.has(o.top) || p.counterparties.has(holding(to)?.owner ?? to))) {
+    if (o.via === 'create') {
+      const problem = createProblem(o, p.product?.creates.find((c) => c.address === to), created, p);
+      if (problem) violations.push({ rule: 'created-account', message: problem });
+      else summary.createdRentLamports += o.amount;
+      created.add(to);
+      continue;
+    }
+    if (spend.kind === 'counterparty' && o.asset === spend.mint && (p.swapPrograms.has(o.top) || p.counterparties.has(holding(to)?.owner ?? to))) {
       add(summary.toCounterparty, o.asset, o.amount);
       continue;
     }
-    if (spend.kind === 'escrow') {
-      if (o.via === 'create' && isEscrowRent(o, spend.program, holding, post, p)) {
-        summary.escrowRentLamports += o.amount;
-        continue;
-      }
-      if (o.asset === spend.mint && isEscrow(to, spend.program, holding, post, p)) {
-        add(summary.toEscrow, o.asset, o.amount);
-        continue;
-      }
+    if (spend.kind === 'escrow' && o.asset === spend.mint && escrows.has(to)) {
+      add(summary.toEscrow, o.asset, o.amount);
+      continue;
     }
     const what = o.asset === SOL_ASSET ? `${o.amount} lamports of SOL` : `${o.amount} base units of ${o.asset}`;
-    violations.push({ rule: 'destination', message: `${what} would go from the wallet to ${to}, which the intent does not allow${o.via === 'create' ? ' (rent of an account the wallet does not own afterwards)' : ''}` });
+    const named = escrows.size > 0 ? ` (the instruction's escrow is ${[...escrows].join(', ')})` : '';
+    violations.push({ rule: 'destination', message: `${what} would go from the wallet to ${to}, which the intent does not allow${named}` });
+  }
+  // A payout's source (an escrow, a vault) pays only the wallet, or the venue's declared co-signer that forwards it
+  // (the simulator's keeper unwraps SOL that way); whether the wallet got it all is the payout rules' to judge.
+  for (const out of paidOut) {
+    if (endsWithWallet(out.to) || p.counterparties.has(holding(out.to)?.owner ?? out.to)) continue;
+    const what = out.amount === null ? `everything in ${out.from} (mint ${out.mint}), closed,` : `${out.amount} base units of ${out.mint} from ${out.from}`;
+    violations.push({ rule: 'payout-destination', message: `${what} would go to ${out.to}, not the wallet's own account` });
   }
   if (spend.kind === 'counterparty') {
     const paid = summary.toCounterparty.get(spend.mint) ?? 0n;
@@ -200,7 +223,7 @@ export function checkFlows(events: readonly TracedEvent[], pre: AccountStates, p
   if (spend.kind === 'escrow') {
     const paid = summary.toEscrow.get(spend.mint) ?? 0n;
     if (spend.upTo ? paid > spend.amount || paid === 0n : paid !== spend.amount) {
-      violations.push({ rule: 'escrow-amount', message: `${paid} base units of ${spend.mint} would go into the ${spend.program} escrow; the intent says ${spend.upTo ? 'at most' : 'exactly'} ${spend.amount}` });
+      violations.push({ rule: 'escrow-amount', message: `${paid} base units of ${spend.mint} would go into the escrow ${[...escrows].join(', ') || '(none named)'}; the intent says ${spend.upTo ? 'at most' : 'exactly'} ${spend.amount}` });
     }
   }
   if (p.burn) {
@@ -211,35 +234,25 @@ export function checkFlows(events: readonly TracedEvent[], pre: AccountStates, p
 }
 
 /**
- * An escrow of `program`: a token account whose authority is an address of that program (or, for SOL, an account
- * of the program itself). An address belongs to the program when the caller derived it from the program's
- * published seeds, or when it is off the ed25519 curve (no private key exists for it: only a program can sign for
- * it) and the program owns its account with data the program wrote.
+ * Why the wallet may not pay to create an account, or undefined when it may: only an account the product
+ * instruction names, once, owned by the program its type says, of that type's size and funded with exactly the rent
+ * of that size (more would be locked where only the program can return it).
  */
-function isEscrow(to: string, program: string, holding: (a: string) => Holding | undefined, post: AccountStates, p: FlowPolicy): boolean {
-  const authority = holding(to)?.owner ?? to;
-  if (p.escrowAuthorities?.has(authority)) return true;
-  return programAddress(authority, program, post);
-}
-
-/** Rent of an account the escrow needs: a new account the program owns, or a token account of an escrow authority. */
-function isEscrowRent(o: Outflow, program: string, holding: (a: string) => Holding | undefined, post: AccountStates, p: FlowPolicy): boolean {
-  const after = post.get(o.to!);
-  const space = after ? BigInt(after.data.length) : (o.space ?? 0n);
-  if (o.amount !== p.rentExempt(space)) return false;
-  if (o.owner === program) return true;
-  const authority = holding(o.to!)?.owner;
-  return authority !== undefined && (p.escrowAuthorities?.has(authority) === true || programAddress(authority, program, post));
-}
-
-function programAddress(address: string, program: string, post: AccountStates): boolean {
-  let key: PublicKey;
-  try {
-    key = new PublicKey(address);
-  } catch {
-    return false;
+function createProblem(o: Outflow, named: CreatedAccount | undefined, created: ReadonlySet<string>, p: FlowPolicy): string | undefined {
+  const to = o.to!;
+  const space = o.space ?? 0n;
+  const paid = `${o.amount} lamports of the wallet's would create ${to} (${space} bytes, owned by ${o.owner ?? '?'})`;
+  if (!named) return `${paid}, an account the product instruction does not name`;
+  if (created.has(to)) return `${paid} a second time`;
+  if (o.owner !== named.owner) return `${paid}; the ${named.what} is owned by ${named.owner}`;
+  if ('tokenAccountOf' in named.space) {
+    const want = p.tokenAccountSpace(named.space.tokenAccountOf);
+    if (want === undefined) return `${paid}; the size of a token account of ${named.space.tokenAccountOf} is unknown (no such mint)`;
+    if (space !== want) return `${paid}; the ${named.what} (a token account of ${named.space.tokenAccountOf}) is ${want} bytes`;
+  } else if (space < named.space.min || space > named.space.max) {
+    return `${paid}; the ${named.what} is ${named.space.min === named.space.max ? `${named.space.min}` : `${named.space.min} to ${named.space.max}`} bytes`;
   }
-  if (PublicKey.isOnCurve(key.toBytes())) return false;
-  const acc = post.get(address);
-  return acc !== undefined && acc !== null && acc.owner === program && acc.data.some((b) => b !== 0);
+  const rent = p.rentExempt(space);
+  if (o.amount !== rent) return `${paid}; the rent of ${space} bytes is ${rent}`;
+  return undefined;
 }

@@ -1,7 +1,7 @@
 import { mintDecimals, solSpent, type AccountStates, type AuthorityChange, type WalletChanges } from './guardChanges.js';
 import type { DecodedMessage } from './guardDecode.js';
 import { SOL_ASSET, type FlowSummary, type SpendRule } from './guardFlows.js';
-import type { GuardPolicy, GuardViolation } from './guardTypes.js';
+import type { GuardPolicy, GuardViolation, Payout } from './guardTypes.js';
 import { maximumSwapInput, minimumSwapOutput, type SwapTerms } from './swapValue.js';
 
 // The guard's rules that read only what the simulation and the static decode found (no I/O). guard.ts runs them.
@@ -41,9 +41,26 @@ export function checkBalances(changes: WalletChanges, decoded: DecodedMessage, f
   }
   const spent = solSpent(changes);
   const fees = decoded.baseFeeLamports + decoded.priorityFeeLamports + flows.tipsLamports;
-  const solAllowed = fees + flows.escrowRentLamports + allowed(SOL_ASSET);
+  const solAllowed = fees + flows.createdRentLamports + allowed(SOL_ASSET);
   if (spent > solAllowed) {
-    violations.push({ rule: 'sol-outflow', message: `${spent} lamports would leave the wallet; at most ${solAllowed} may (fees ${fees}, escrow rent ${flows.escrowRentLamports}, the intent's SOL ${allowed(SOL_ASSET)})` });
+    violations.push({ rule: 'sol-outflow', message: `${spent} lamports would leave the wallet; at most ${solAllowed} may (fees ${fees}, rent of the accounts the instruction creates ${flows.createdRentLamports}, the intent's SOL ${allowed(SOL_ASSET)})` });
+  }
+}
+
+/**
+ * What the product instruction must pay the wallet (a refund, a withdrawal, a claim, shares), on the simulated
+ * balances of the wallet's own accounts: each mint's net gain at least its least. SOL counts lamports and wrapped
+ * SOL together, before the fees the transaction pays (which the fee rules bound on their own).
+ */
+export function checkPayouts(changes: WalletChanges, decoded: DecodedMessage, flows: FlowSummary, payouts: readonly Payout[], violations: GuardViolation[]): void {
+  const wanted = new Map<string, { least: bigint; what: string[] }>();
+  for (const p of payouts) {
+    const w = wanted.get(p.mint) ?? { least: 0n, what: [] };
+    wanted.set(p.mint, { least: w.least + p.least, what: [...w.what, p.what] });
+  }
+  for (const [mint, { least, what }] of wanted) {
+    const gained = mint === SOL_ASSET ? -solSpent(changes) + decoded.baseFeeLamports + decoded.priorityFeeLamports + flows.tipsLamports : (changes.tokens.find((t) => t.mint === mint)?.delta ?? 0n);
+    if (gained < least) violations.push({ rule: 'payout-short', message: `the wallet would gain ${gained} base units of ${mint === SOL_ASSET ? 'SOL (lamports and wrapped)' : mint}; at least ${least} must arrive (${what.join('; ')})` });
   }
 }
 

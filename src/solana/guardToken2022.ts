@@ -1,6 +1,6 @@
 import { PublicKey } from '@solana/web3.js';
-import { getPermanentDelegate, getTransferHook, TOKEN_2022_PROGRAM_ID, unpackMint } from '@solana/spl-token';
-import type { AccountSnapshot } from './guardChanges.js';
+import { ACCOUNT_SIZE, ExtensionType, getAccountLen, getAccountTypeOfMintType, getExtensionTypes, getPermanentDelegate, getTransferHook, TOKEN_2022_PROGRAM_ID, unpackMint } from '@solana/spl-token';
+import { mintDecimals, type AccountSnapshot } from './guardChanges.js';
 import { PROGRAM_IDS } from './programs.js';
 
 /**
@@ -22,6 +22,23 @@ export function dangerousExtensions(mint: string, account: AccountSnapshot | nul
   const hook = getTransferHook(unpacked);
   if (hook && !hook.programId.equals(PublicKey.default)) found.push(`a transfer hook (program ${hook.programId.toBase58()})`);
   return found;
+}
+
+/**
+ * Size of an associated token account of a mint as the Associated Token Account program creates it, bytes: 165 under
+ * SPL Token; under Token-2022 the account extensions the mint's own extensions require, plus ImmutableOwner (what
+ * Token-2022's GetAccountDataSize answers the ATA program). Undefined when the account is not a mint.
+ */
+export function tokenAccountSpace(mint: string, account: AccountSnapshot | null | undefined): bigint | undefined {
+  if (mintDecimals(account) === undefined) return undefined;
+  if (account!.owner === PROGRAM_IDS.splToken) return BigInt(ACCOUNT_SIZE);
+  try {
+    const unpacked = unpackMint(new PublicKey(mint), { data: Buffer.from(account!.data), owner: TOKEN_2022_PROGRAM_ID, lamports: Number(account!.lamports), executable: false }, TOKEN_2022_PROGRAM_ID);
+    const required = getExtensionTypes(unpacked.tlvData).map(getAccountTypeOfMintType).filter((t) => t !== ExtensionType.Uninitialized);
+    return BigInt(getAccountLen([...new Set([...required, ExtensionType.ImmutableOwner])]));
+  } catch {
+    return undefined;
+  }
 }
 
 export { mintDecimals } from './guardChanges.js';

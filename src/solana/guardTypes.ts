@@ -22,6 +22,9 @@ export type GuardRule =
   | 'wallet-account'
   | 'token-account'
   | 'unknown-instruction'
+  | 'created-account'
+  | 'payout-short'
+  | 'payout-destination'
   | 'output-mint'
   | 'inflow-short'
   | 'token-extension'
@@ -74,14 +77,62 @@ export interface TopInstruction {
  * The intent's terms as its product's program would carry them out (ARCHITECTURE.md §4): built from the intent with
  * the program's layouts by the execution layer (src/execution/productGuard), run by the guard on the transaction's
  * top-level instructions and the accounts as the chain held them before it ran (every account the transaction
- * writes, and `reads`). A mismatch is a violation of a PRODUCT_RULES rule; it never throws on a bad transaction.
+ * writes, every account an instruction of `program` names, and `reads`). A mismatch is a violation of a
+ * PRODUCT_RULES rule; it never throws on a bad transaction. Besides the violations it says, from the decoded
+ * instruction and the chain, where the wallet's money may go and what must come back (ProductTerms): the flows and
+ * the balances are then held to that, not to "some account of the right program".
  */
 export interface ProductCheck {
   /** The intent kind it checks (for messages). */
   kind: string;
-  /** Base58 accounts it reads besides the ones the transaction writes (mints whose decimals it needs). */
+  /** The product's program (base58): every account its top-level instructions name is read before the check. */
+  program: string;
+  /** Base58 accounts it reads besides those (mints whose decimals it needs). */
   reads: readonly string[];
-  check(instructions: readonly TopInstruction[], accountAt: (address: string) => AccountSnapshot | null | undefined): GuardViolation[];
+  check(instructions: readonly TopInstruction[], accountAt: (address: string) => AccountSnapshot | null | undefined): ProductVerdict;
+}
+
+/** What a product check found: its violations, and the movements the decoded instruction allows and requires. */
+export interface ProductVerdict {
+  violations: GuardViolation[];
+  terms: ProductTerms;
+}
+
+/**
+ * The money movements a product instruction stands for, tied to the accounts it names (the guard's flow and payout
+ * rules read them; empty lists allow nothing).
+ */
+export interface ProductTerms {
+  /** The escrows (or the vault) the deposit may go into: the exact accounts the instruction names. Every other account is a stranger. */
+  escrows: readonly string[];
+  /** Accounts the wallet may pay to create: the ones the instruction names, each of its type's size, for exactly that rent. */
+  creates: readonly CreatedAccount[];
+  /** Accounts a payout comes out of (an escrow, a vault): what leaves them may go only to the wallet's own accounts. */
+  payers: readonly string[];
+  /** What must arrive in the wallet's own accounts, checked on the simulated balances. */
+  payouts: readonly Payout[];
+}
+
+/** An account the product instruction creates at the wallet's expense (rent). */
+export interface CreatedAccount {
+  /** Base58 address. */
+  address: string;
+  /** The program that owns it once created (a token program for an escrow token account). */
+  owner: string;
+  /** Its size: a state account's bounds in bytes (equal when the type is fixed), or a token account of a mint (its extensions decide). */
+  space: { min: bigint; max: bigint } | { tokenAccountOf: string };
+  /** What it is, for messages. */
+  what: string;
+}
+
+/** Something that must arrive in the wallet's own accounts. */
+export interface Payout {
+  /** The mint paid; wrapped SOL (SOL_ASSET) counts lamports and wrapped SOL together. */
+  mint: string;
+  /** Least that must arrive, base units. */
+  least: bigint;
+  /** What it is and how the least was found, for messages. */
+  what: string;
 }
 
 /** One reason to refuse, with a message naming accounts and base-unit amounts (never key material). */
@@ -112,11 +163,9 @@ export interface GuardPolicy {
   mayUnwrapSol: boolean;
   /** A lend withdrawal burns at most this of its share token. */
   burn?: { mint: string; max: bigint } | undefined;
-  /** Escrow authorities derived from the area's program with its published seeds. */
-  escrowAuthorities?: ReadonlySet<string> | undefined;
   /** Token-2022 mints with a transfer hook or permanent delegate that may still be traded. */
   allowToken2022Mints: ReadonlySet<string>;
-  /** The product instruction's terms held to the intent (every product but swaps, whose terms are `swap`). */
+  /** The product instruction's terms held to the intent (every product but swaps, whose terms are `swap`); its verdict's ProductTerms tie the flows and payouts to the instruction. */
   product?: ProductCheck | undefined;
 }
 

@@ -3,7 +3,7 @@ import { Keypair, PublicKey, TransactionInstruction, type VersionedTransaction }
 import { PROGRAM_IDS } from '../../src/lib/programIds.js';
 import { EscrowBook } from '../../src/sim/products/escrow.js';
 import type { RunningSimulator } from '../../src/sim/server.js';
-import { guardTransaction, type GuardPolicy } from '../../src/solana/guard.js';
+import { guardTransaction, type GuardPolicy, type ProductCheck } from '../../src/solana/guard.js';
 import { allowedProgramsFor } from '../../src/solana/programs.js';
 import { SolanaRpc } from '../../src/solana/rpc.js';
 import { balances, control, fundedWallet, ledger, startTestSim, SOL, USDC } from '../helpers/sim.js';
@@ -39,18 +39,23 @@ describe('product escrows on the simulator', () => {
     return venue.chain.buildTransaction(user.publicKey, [...escrows.depositInstructions(user.publicKey, venue.token(mint)!, escrow, amount), ix]).tx;
   }
 
-  function escrowPolicy(user: PublicKey, mint: string, amount: bigint): GuardPolicy {
-    return { wallet: user, area: 'trigger', allowedPrograms: allowedProgramsFor('trigger'), coSigners: new Set(sim.ctx.state.venue.coSigners().map((k) => k.toBase58())), maxPriorityFeeLamports: 1_000_000n, spend: { kind: 'escrow', mint, amount, program: TRIGGER.toBase58() }, mayUnwrapSol: true, allowToken2022Mints: new Set() };
+  /**
+   * A deposit of `amount` into `escrow`, as a product check would name it after decoding the product's instruction
+   * (this test's instruction is a stand-in: what is under test is the venue's escrow, not a product's layout).
+   */
+  function escrowPolicy(user: PublicKey, mint: string, amount: bigint, escrow: PublicKey): GuardPolicy {
+    const product: ProductCheck = { kind: 'test', program: TRIGGER.toBase58(), reads: [], check: () => ({ violations: [], terms: { escrows: [escrow.toBase58()], creates: [], payers: [], payouts: [] } }) };
+    return { wallet: user, area: 'trigger', allowedPrograms: allowedProgramsFor('trigger'), coSigners: new Set(sim.ctx.state.venue.coSigners().map((k) => k.toBase58())), maxPriorityFeeLamports: 1_000_000n, spend: { kind: 'escrow', mint, amount }, mayUnwrapSol: true, allowToken2022Mints: new Set(), product };
   }
 
   it('holds a USDC deposit that the guard accepts as an escrow of the program, and lets the keeper pay it out', async () => {
     const user = await fundedWallet(sim, 100_000_000n, [[USDC, 20_000_000n]]);
     const { order, escrow } = openOrder(user.publicKey, USDC);
     const tx = depositTx(user, USDC, escrow, order, 5_000_000n);
-    const report = await guardTransaction(tx, escrowPolicy(user.publicKey, USDC, 5_000_000n), rpc);
+    const report = await guardTransaction(tx, escrowPolicy(user.publicKey, USDC, 5_000_000n, escrow), rpc);
     expect(report.violations).toEqual([]);
     // Not a unit more or less: exactly the intent's amount.
-    expect((await guardTransaction(depositTx(user, USDC, escrow, order, 4_999_999n), escrowPolicy(user.publicKey, USDC, 5_000_000n), rpc)).violations.map((v) => v.rule)).toEqual(['escrow-amount']);
+    expect((await guardTransaction(depositTx(user, USDC, escrow, order, 4_999_999n), escrowPolicy(user.publicKey, USDC, 5_000_000n, escrow), rpc)).violations.map((v) => v.rule)).toEqual(['escrow-amount']);
     tx.sign([user]);
     await rpc.send(tx.serialize());
     expect(sim.ctx.state.escrows.balance(escrow)).toBe(5_000_000n);
@@ -68,7 +73,7 @@ describe('product escrows on the simulator', () => {
     const user = await fundedWallet(sim, 1_000_000_000n);
     const { order, escrow } = openOrder(user.publicKey, SOL);
     const tx = depositTx(user, SOL, escrow, order, 300_000_000n);
-    expect((await guardTransaction(tx, escrowPolicy(user.publicKey, SOL, 300_000_000n), rpc)).violations).toEqual([]);
+    expect((await guardTransaction(tx, escrowPolicy(user.publicKey, SOL, 300_000_000n, escrow), rpc)).violations).toEqual([]);
     tx.sign([user]);
     await rpc.send(tx.serialize());
     const { venue, escrows } = sim.ctx.state;
@@ -79,13 +84,18 @@ describe('product escrows on the simulator', () => {
     expect(venue.chain.lamports(user.publicKey) - before).toBe(300_000_000n);
   });
 
-  it('refuses the same deposit into an escrow a stranger controls', async () => {
+  it('refuses the same deposit into an escrow a stranger controls, or another order\'s escrow of the same program', async () => {
     const user = await fundedWallet(sim, 100_000_000n, [[USDC, 20_000_000n]]);
+    const { escrow: mine } = openOrder(user.publicKey, USDC);
     const stranger = Keypair.generate().publicKey;
     const escrow = sim.ctx.state.escrows.openEscrow('trigger', stranger, sim.ctx.state.venue.token(USDC)!, user.publicKey);
     const tx = depositTx(user, USDC, escrow, stranger, 5_000_000n);
-    const rules = (await guardTransaction(tx, escrowPolicy(user.publicKey, USDC, 5_000_000n), rpc)).violations.map((v) => v.rule);
+    const rules = (await guardTransaction(tx, escrowPolicy(user.publicKey, USDC, 5_000_000n, mine), rpc)).violations.map((v) => v.rule);
     expect(rules).toEqual(expect.arrayContaining(['destination', 'escrow-amount']));
+    // An order of the program (someone else's), with its own escrow: an account of the right program is not the escrow named.
+    const { order: theirs, escrow: theirEscrow } = openOrder(Keypair.generate().publicKey, USDC);
+    const intoTheirs = (await guardTransaction(depositTx(user, USDC, theirEscrow, theirs, 5_000_000n), escrowPolicy(user.publicKey, USDC, 5_000_000n, mine), rpc)).violations.map((v) => v.rule);
+    expect(intoTheirs).toEqual(expect.arrayContaining(['destination', 'escrow-amount']));
   });
 
   it('declares the keeper as a co-signer and lists the open escrows', async () => {

@@ -2,9 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PublicKey, TransactionMessage, VersionedTransaction, type Keypair, type TransactionInstruction } from '@solana/web3.js';
 import { getDepositIx, getLendingProgram, getWithdrawIx } from '@jup-ag/lend/earn';
 import { createJupiterClient, type JupiterClient } from '../../src/jupiter/client.js';
-import { lendVaultAuthority } from '../../src/jupiter/lend/vaultAuthority.js';
 import { PROGRAM_IDS } from '../../src/lib/programIds.js';
 import type { RunningSimulator } from '../../src/sim/server.js';
+import { lendDepositCheck } from '../../src/execution/productGuard/lend.js';
 import { guardTransaction, type GuardPolicy } from '../../src/solana/guard.js';
 import type { SpendRule } from '../../src/solana/guardFlows.js';
 import { allowedProgramsFor } from '../../src/solana/programs.js';
@@ -95,15 +95,16 @@ describe('the lend program on the simulator', { timeout: 60_000 }, () => {
 
   it('passes the guard as a deposit of exactly the amount into the vault of the liquidity PDA, USDC and SOL', async () => {
     const user = await fundedWallet(sim, 2_000_000_000n, [[USDC, 30_000_000n]]);
-    const vaultAuthority = new Set([lendVaultAuthority()]);
     for (const [asset, amount] of [[USDC, 30_000_000n], [SOL, 1_000_000_000n]] as const) {
       const tx = await built('lendDeposit', asset, user, amount);
-      const escrow: SpendRule = { kind: 'escrow', mint: asset, amount, program: LEND };
-      expect((await guardTransaction(tx, policy(user, escrow, { escrowAuthorities: vaultAuthority }), rpc)).violations, asset).toEqual([]);
+      const escrow: SpendRule = { kind: 'escrow', mint: asset, amount };
+      const product = lendDepositCheck({ kind: 'lend.deposit', asset, amount }, user.publicKey);
+      expect((await guardTransaction(tx, policy(user, escrow, { product }), rpc)).violations, asset).toEqual([]);
       // One unit more than the intent is refused.
-      expect((await guardTransaction(tx, policy(user, { ...escrow, amount: amount - 1n }, { escrowAuthorities: vaultAuthority }), rpc)).violations.map((v) => v.rule)).toContain('escrow-amount');
-      // The vault's authority belongs to the liquidity program, not the Earn program: without its published seeds
-      // the deposit reads as a payment to a stranger (why the builder names the authority).
+      expect((await guardTransaction(tx, policy(user, { ...escrow, amount: amount - 1n }, { product }), rpc)).violations.map((v) => v.rule)).toContain('escrow-amount');
+      // The vault is the escrow because the deposit instruction names it (and the check derives it from the
+      // programs' published seeds): without the instruction's terms, no account is an escrow and the deposit reads
+      // as a payment to a stranger.
       expect((await guardTransaction(tx, policy(user, escrow), rpc)).violations.map((v) => v.rule)).toContain('destination');
       tx.sign([user]);
       await rpc.send(tx.serialize());

@@ -3,7 +3,7 @@ import { Keypair, PublicKey, TransactionInstruction, VersionedTransaction } from
 import { createJupiterClient, type JupiterClient } from '../../src/jupiter/client.js';
 import { BadRequestError } from '../../src/jupiter/errors.js';
 import type { LendTokenInfo } from '../../src/jupiter/lend/index.js';
-import { lendVaultAuthority } from '../../src/jupiter/lend/vaultAuthority.js';
+import { liquidityPda } from '@jup-ag/lend';
 import type { RunningSimulator } from '../../src/sim/server.js';
 import { SolanaRpc } from '../../src/solana/rpc.js';
 import { balances, control, fundedWallet, ledger, startTestSim, SOL, USDC } from '../helpers/sim.js';
@@ -77,7 +77,8 @@ describe('lend earn on the simulator', { timeout: 60_000 }, () => {
     expect(p.underlyingBalance).toBe(50_000_000n);
     expect((await ledger(sim)).find((t) => t.signature === signature)).toMatchObject({ kind: 'lend-deposit', wallet: user.publicKey.toBase58(), inputMint: USDC, inputAmount: '150000000', outputMint: JL_USDC, outputAmount: p.shares.toString() });
     const escrow = (await control<{ escrows: Array<{ address: string; product: string; authority: string }> }>(sim, '/escrows', undefined, 'GET')).escrows.find((e) => e.address === USDC_VAULT);
-    expect(escrow).toMatchObject({ product: 'lend', authority: lendVaultAuthority() });
+    // The vault's authority is the liquidity program's `liquidity` PDA (the SDK derives it with the published seeds).
+    expect(escrow).toMatchObject({ product: 'lend', authority: liquidityPda.getLiquidity().toBase58() });
   });
 
   it('pays back more than was deposited after sim time passes, by the configured rate', async () => {

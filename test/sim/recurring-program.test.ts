@@ -3,7 +3,7 @@ import { Connection, PublicKey, TransactionMessage, VersionedTransaction, type T
 import { getAssociatedTokenAddressSync } from '@solana/spl-token';
 import { DCA } from '@jup-ag/dca-sdk';
 import { PROGRAM_IDS } from '../../src/lib/programIds.js';
-import { closeDcaInstruction, dcaAddress, openDcaV2Instruction, RECURRING_EVENT_AUTHORITY } from '../../src/jupiter/programs/recurring.js';
+import { closeDcaInstruction, DCA_ACCOUNT_SIZE, dcaAddress, openDcaV2Instruction, RECURRING_EVENT_AUTHORITY } from '../../src/jupiter/programs/recurring.js';
 import type { RunningSimulator } from '../../src/sim/server.js';
 import { fundedWallet, signBase64, SOL, startTestSim, USDC } from '../helpers/sim.js';
 import { eventually, openRecurringOrder, recurringClient } from './recurringKit.js';
@@ -86,8 +86,13 @@ describe('the DCA program as the simulator writes it', () => {
     expect(Object.fromEntries(Object.entries(decoded!.data).map(([k, v]) => [k, v?.toString() ?? null]))).toMatchObject({ inAmount: '150000000', inAmountPerCycle: '50000000', cycleFrequency: '600', minPrice: '200000000', maxPrice: null, startAt: null });
 
     const dca = dcaInstruction(created.transaction).keys[0]!.pubkey;
+    // As the program's openDcaV2 creates it: nothing at the order's address until the user's transaction lands.
+    expect(sim.ctx.state.venue.chain.account(dca)).toBeNull();
+    const executed = await jup.recurring.execute({ requestId: created.requestId, signedTransaction: signBase64(created.transaction, user) });
+    expect(executed.order).toBe(dca.toBase58());
     const read = (): Record<string, { toString(): string }> => sdk.program.coder.accounts.decode('dca', Buffer.from(sim.ctx.state.venue.chain.account(dca)!.data));
     const fields = (names: string[]) => Object.fromEntries(names.map((k) => [k, read()[k]!.toString()]));
+    expect(sim.ctx.state.venue.chain.account(dca)!.data.length).toBe(Number(DCA_ACCOUNT_SIZE));
     expect(fields(['user', 'inputMint', 'outputMint', 'inDeposited', 'inAmountPerCycle', 'cycleFrequency', 'minOutAmount', 'maxOutAmount', 'inAccount'])).toEqual({
       user: user.publicKey.toBase58(),
       inputMint: USDC,
@@ -100,8 +105,6 @@ describe('the DCA program as the simulator writes it', () => {
       inAccount: getAssociatedTokenAddressSync(new PublicKey(USDC), dca, true).toBase58(),
     });
     // Once open, the account follows the fills as the program keeps it.
-    const executed = await jup.recurring.execute({ requestId: created.requestId, signedTransaction: signBase64(created.transaction, user) });
-    expect(executed.order).toBe(dca.toBase58());
     await eventually('the first fill in the account', () => Promise.resolve(read().inUsed!.toString() === '50000000' ? true : undefined));
     expect(BigInt(read().outReceived!.toString())).toBeGreaterThan(0n);
   });

@@ -7,6 +7,7 @@ import { PROGRAM_IDS } from '../../src/lib/programIds.js';
 import { anchorDiscriminator } from '../../src/jupiter/programs/borsh.js';
 import { SEND_DISCRIMINATORS } from '../../src/jupiter/programs/send.js';
 import type { RunningSimulator } from '../../src/sim/server.js';
+import { clawbackCheck, sendCheck } from '../../src/execution/productGuard/send.js';
 import { guardTransaction, type GuardPolicy } from '../../src/solana/guard.js';
 import { allowedProgramsFor } from '../../src/solana/programs.js';
 import { SolanaRpc } from '../../src/solana/rpc.js';
@@ -50,9 +51,11 @@ describe('Send on the simulator', () => {
   const claim = (code: string, receiver: PublicKey) => control<{ signature: string; amount: string }>(sim, '/send/claim', { code, receiver: receiver.toBase58() });
   const escrowOf = async (pda: string) => (await control<{ escrows: Array<{ authority: string; product: string; amount: string; wallet: string }> }>(sim, '/escrows', undefined, 'GET')).escrows.find((e) => e.authority === pda);
 
-  function policy(wallet: PublicKey, mint: string, amount: bigint, extra: Partial<GuardPolicy> = {}): GuardPolicy {
+  /** The keeper's policy for a send of `amount` (the escrow's amount) with the invite signer the keeper made. */
+  function policy(wallet: PublicKey, mint: string, amount: bigint, inviteSigner: string, extra: Partial<GuardPolicy> = {}): GuardPolicy {
     const coSigners = new Set(sim.ctx.state.venue.coSigners().map((k) => k.toBase58()));
-    return { wallet, area: 'send', allowedPrograms: allowedProgramsFor('send'), coSigners, maxPriorityFeeLamports: 1_000_000n, spend: { kind: 'escrow', mint, amount, program: PROGRAM_IDS.jupiterSend }, mayUnwrapSol: true, allowToken2022Mints: new Set(), ...extra };
+    const product = sendCheck({ kind: 'send', mint, amount: 5_000_000n }, wallet, inviteSigner);
+    return { wallet, area: 'send', allowedPrograms: allowedProgramsFor('send'), coSigners, maxPriorityFeeLamports: 1_000_000n, spend: { kind: 'escrow', mint, amount }, mayUnwrapSol: true, allowToken2022Mints: new Set(), product, ...extra };
   }
 
   describe('when a sender crafts a USDC invite', () => {
@@ -71,16 +74,16 @@ describe('Send on the simulator', () => {
       expect(Buffer.from(init.data).readBigUInt64LE(16)).toBe(5_000_000n);
       expect(keys[init.accountKeyIndexes[2]!]!.toBase58()).toBe(pda.toBase58());
 
-      // Accepted with the PDA the engine derives, and as well from the chain alone (the program's own account); the
-      // invite signer is the engine's own key, not the venue's.
-      const withInvite = (amount: bigint, extra: Partial<GuardPolicy> = {}) => {
-        const p = policy(sender.publicKey, USDC, amount, extra);
-        return { ...p, coSigners: new Set([...p.coSigners, invite.publicKey.toBase58()]) };
+      // Accepted as a deposit into the escrow of the invite PDA the engine derives from its own invite signer (an
+      // engine key, not the venue's), and exactly the amount.
+      const signer = invite.publicKey.toBase58();
+      const withInvite = (amount: bigint) => {
+        const p = policy(sender.publicKey, USDC, amount, signer);
+        return { ...p, coSigners: new Set([...p.coSigners, signer]) };
       };
-      expect((await guardTransaction(tx, withInvite(5_000_000n, { escrowAuthorities: new Set([pda.toBase58()]) }), rpc)).violations).toEqual([]);
       expect((await guardTransaction(tx, withInvite(5_000_000n), rpc)).violations).toEqual([]);
       expect((await guardTransaction(tx, withInvite(4_000_000n), rpc)).violations.map((v) => v.rule)).toContain('escrow-amount');
-      expect((await guardTransaction(tx, policy(sender.publicKey, USDC, 5_000_000n), rpc)).violations.map((v) => v.rule)).toEqual(['signer']);
+      expect((await guardTransaction(tx, policy(sender.publicKey, USDC, 5_000_000n, signer), rpc)).violations.map((v) => v.rule)).toEqual(['signer']);
     });
 
     it('lists the invite as pending once it lands, with the funds in its escrow and on the ledger', async () => {
@@ -143,7 +146,8 @@ describe('Send on the simulator', () => {
       const { tx } = await jup.send.craftClawback({ invitePDA: sent.pda, sender: sender.publicKey.toBase58() });
       const clawback = VersionedTransaction.deserialize(Buffer.from(tx, 'base64'));
       expect(clawback.message.staticAccountKeys[0]!.equals(sender.publicKey)).toBe(true);
-      expect((await guardTransaction(clawback, { ...policy(sender.publicKey, USDC, 0n), spend: { kind: 'nothing' } }, rpc)).violations).toEqual([]);
+      const product = clawbackCheck({ kind: 'send.clawback', invitePda: sent.pda }, sender.publicKey);
+      expect((await guardTransaction(clawback, { ...policy(sender.publicKey, USDC, 0n, sent.pda), spend: { kind: 'nothing' }, product }, rpc)).violations).toEqual([]);
       clawback.sign([sender]);
       const signature = await rpc.send(clawback.serialize());
       expect((await balances(sim, sender)).tokens[USDC]).toBe(20_000_000n);

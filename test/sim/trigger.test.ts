@@ -4,6 +4,7 @@ import { createJupiterClient, type JupiterClient } from '../../src/jupiter/clien
 import { PROGRAM_IDS } from '../../src/lib/programIds.js';
 import type { RunningSimulator } from '../../src/sim/server.js';
 import { decodeOrderAccount, DISCRIMINATORS, orderAddress } from '../../src/jupiter/programs/trigger.js';
+import { triggerCancelCheck, triggerCreateCheck } from '../../src/execution/productGuard/trigger.js';
 import { guardTransaction, type GuardPolicy, type SpendRule } from '../../src/solana/guard.js';
 import { allowedProgramsFor } from '../../src/solana/programs.js';
 import { SolanaRpc } from '../../src/solana/rpc.js';
@@ -42,9 +43,11 @@ describe('trigger orders on the simulator', { timeout: 60_000 }, () => {
     return { order: created.order!, created, executed };
   }
 
-  function policy(wallet: PublicKey, spend: SpendRule): GuardPolicy {
+  /** The keeper's policy for a limit order of `making` SOL for 20 USDC, its escrow and the order's terms held by the trigger product check. */
+  function policy(wallet: PublicKey, spend: Extract<SpendRule, { kind: 'escrow' }>): GuardPolicy {
     const coSigners = new Set(sim.ctx.state.venue.coSigners().map((k) => k.toBase58()));
-    return { wallet, area: 'trigger', allowedPrograms: allowedProgramsFor('trigger'), coSigners, maxPriorityFeeLamports: 1_000_000n, spend, mayUnwrapSol: true, allowToken2022Mints: new Set() };
+    const product = triggerCreateCheck({ kind: 'trigger.create', inputMint: spend.mint, outputMint: USDC, makingAmount: 100_000_000n, takingAmount: 20_000_000n }, wallet);
+    return { wallet, area: 'trigger', allowedPrograms: allowedProgramsFor('trigger'), coSigners, maxPriorityFeeLamports: 1_000_000n, spend, mayUnwrapSol: true, allowToken2022Mints: new Set(), product };
   }
 
   it('escrows the making amount in the order account of the real program, with a transaction the guard accepts', async () => {
@@ -61,9 +64,9 @@ describe('trigger orders on the simulator', { timeout: 60_000 }, () => {
     expect(orderAddress(maker.publicKey, data.readBigUInt64LE(8)).address.toBase58()).toBe(created.order);
     expect(keys[init.accountKeyIndexes[2]!]).toBe(created.order);
 
-    expect((await guardTransaction(tx, policy(maker.publicKey, { kind: 'escrow', mint: SOL, amount: 100_000_000n, program: TRIGGER }), rpc)).violations).toEqual([]);
+    expect((await guardTransaction(tx, policy(maker.publicKey, { kind: 'escrow', mint: SOL, amount: 100_000_000n }), rpc)).violations).toEqual([]);
     // One lamport more than the intent is refused: the escrow takes exactly the making amount.
-    expect((await guardTransaction(tx, policy(maker.publicKey, { kind: 'escrow', mint: SOL, amount: 99_999_999n, program: TRIGGER }), rpc)).violations.map((v) => v.rule)).toContain('escrow-amount');
+    expect((await guardTransaction(tx, policy(maker.publicKey, { kind: 'escrow', mint: SOL, amount: 99_999_999n }), rpc)).violations.map((v) => v.rule)).toContain('escrow-amount');
 
     const res = await fetch(`${sim.url}/trigger/v1/execute`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ requestId: created.requestId, signedTransaction: signBase64(created.transaction, maker) }) });
     const body = (await res.json()) as Record<string, unknown>;
@@ -114,7 +117,8 @@ describe('trigger orders on the simulator', { timeout: 60_000 }, () => {
 
     const cancel = await jup.trigger.cancelOrder({ maker: maker.publicKey.toBase58(), order });
     const tx = VersionedTransaction.deserialize(Buffer.from(cancel.transaction, 'base64'));
-    expect((await guardTransaction(tx, policy(maker.publicKey, { kind: 'nothing' }), rpc)).violations).toEqual([]);
+    const cancelPolicy = { ...policy(maker.publicKey, { kind: 'escrow', mint: USDC, amount: 0n }), spend: { kind: 'nothing' } as const, product: triggerCancelCheck({ kind: 'trigger.cancel', order }, maker.publicKey) };
+    expect((await guardTransaction(tx, cancelPolicy, rpc)).violations).toEqual([]);
     // While the cancel transaction can land, the keeper leaves the order alone: its refund stays exact.
     await control(sim, '/clock', { advanceMs: 10_000 });
     await price(139);

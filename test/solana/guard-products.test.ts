@@ -88,8 +88,9 @@ describe('the guard holds each product instruction to its intent', { timeout: 24
     const withParams = (p: Partial<typeof d.params>) => tamper(built.tx, (ixs) => ixs.map((ix) => (isProgram(PRODUCT_PROGRAM['trigger.create'])(ix) ? new TransactionInstruction({ programId: ix.programId, keys: ix.keys, data: initializeOrderData({ ...d.params, ...p }) }) : ix)));
     expect(rules(await guard(s, intent, built, withParams({ slippageBps: 500 })))).toEqual(['product-price-limit']);
     expect(rules(await guard(s, intent, built, withParams({ feeBps: 25 })))).toEqual(['product-fee']);
-    // The order account of another maker's unique id is not the wallet's order.
-    expect(rules(await guard(s, intent, built, withParams({ uniqueId: d.params.uniqueId + 1n })))).toEqual(['product-escrow']);
+    // The order account of another unique id is not the order the instruction names: neither is its escrow, so the
+    // deposit into the named one goes to a stranger.
+    expect(rules(await guard(s, intent, built, withParams({ uniqueId: d.params.uniqueId + 1n })))).toEqual(['destination', 'escrow-amount', 'product-escrow']);
 
     // Without its product instruction, with it twice, or checked as another kind: refused as such.
     // (Without the instruction the order account is not in the transaction, so the flows no longer see an escrow either.)
@@ -113,8 +114,9 @@ describe('the guard holds each product instruction to its intent', { timeout: 24
     expect(d.accounts).toMatchObject({ signer: s.wallet.address, maker: s.wallet.address, order, reserve: ata(order, USDC), makerInputAccount: ata(s.wallet.address, USDC), inputMint: USDC });
     expect((await guard(s, intent, built)).violations).toEqual([]);
     await onlyRule(s, { kind: 'trigger.cancel', order: String(other.rec.quote?.order) }, built, 'product-target');
-    // The refund to a stranger moves nothing out of the wallet: only the product rule sees it.
-    expect(rules(await guard(s, intent, built, attack(s, built, 'trigger.cancel', { kind: 'payout-stranger' }).tx))).toEqual(['product-payout']);
+    // The refund to a stranger moves nothing out of the wallet: the product rule sees the account named, the payout
+    // rules what the simulation pays (out of the escrow to the stranger, nothing to the wallet).
+    expect(rules(await guard(s, intent, built, attack(s, built, 'trigger.cancel', { kind: 'payout-stranger' }).tx))).toEqual(['payout-destination', 'payout-short', 'product-payout']);
   });
 
   it('reads a recurring order\'s openDcaV2 and closeDca and refuses a schedule, bound, escrow or refund not the intent\'s', async () => {
@@ -148,7 +150,7 @@ describe('the guard holds each product instruction to its intent', { timeout: 24
     expect(c.accounts).toMatchObject({ user: me, dca: open!.orderKey, userInAta: ata(me, USDC), userOutAta: ata(me, SOL), inAta: ata(open!.orderKey, USDC) });
     expect((await guard(s, cancel, cancelBuilt)).violations).toEqual([]);
     await onlyRule(s, { kind: 'recurring.cancel', order: dca }, cancelBuilt, 'product-target');
-    expect(rules(await guard(s, cancel, cancelBuilt, attack(s, cancelBuilt, 'recurring.cancel', { kind: 'payout-stranger' }).tx))).toEqual(['product-payout']);
+    expect(rules(await guard(s, cancel, cancelBuilt, attack(s, cancelBuilt, 'recurring.cancel', { kind: 'payout-stranger' }).tx))).toEqual(['payout-destination', 'payout-short', 'product-payout']);
   });
 
   it('reads a lend deposit and withdrawal with the Earn IDL and refuses shares, payouts, assets or escrows not the wallet\'s', async () => {
@@ -162,8 +164,9 @@ describe('the guard holds each product instruction to its intent', { timeout: 24
     expect(d.amount).toBe(40_000_000n);
     expect(d.accounts).toMatchObject({ signer: me, mint: USDC, vault: market.vault.toBase58(), fTokenMint: market.fTokenMint.toBase58(), recipientTokenAccount: ata(me, market.fTokenMint.toBase58()), depositorTokenAccount: ata(me, USDC) });
     expect((await guard(s, intent, built)).violations).toEqual([]);
-    // Shares minted to a stranger: the asset still goes into the vault, nothing else leaves the wallet.
-    expect(rules(await guard(s, intent, built, attack(s, built, 'lend.deposit', { kind: 'share-stranger' }).tx))).toEqual(['product-share-token']);
+    // Shares minted to a stranger: the asset still goes into the vault, nothing else leaves the wallet; the wallet's
+    // own share account gets nothing (payout-short).
+    expect(rules(await guard(s, intent, built, attack(s, built, 'lend.deposit', { kind: 'share-stranger' }).tx))).toEqual(['payout-short', 'product-share-token']);
     expect(productRules(await guard(s, intent, built, attack(s, built, 'lend.deposit', { kind: 'escrow-stranger' }).tx))).toEqual(['product-escrow']);
     expect(productRules(await guard(s, intent, built, attack(s, built, 'lend.deposit', { kind: 'mint', mint: SOL }).tx))).toContain('product-mint');
     expect(productRules(await guard(s, { kind: 'lend.deposit', asset: USDC, amount: 40_000_001n }, built))).toEqual(['product-amount']);
@@ -177,7 +180,7 @@ describe('the guard holds each product instruction to its intent', { timeout: 24
     expect(w.amount).toBe(10_000_000n);
     expect(w.accounts).toMatchObject({ signer: me, mint: USDC, recipientTokenAccount: ata(me, USDC), ownerTokenAccount: ata(me, market.fTokenMint.toBase58()), vault: market.vault.toBase58() });
     expect((await guard(s, withdraw, wBuilt)).violations).toEqual([]);
-    expect(rules(await guard(s, withdraw, wBuilt, attack(s, wBuilt, 'lend.withdraw', { kind: 'payout-stranger' }).tx))).toEqual(['product-payout']);
+    expect(rules(await guard(s, withdraw, wBuilt, attack(s, wBuilt, 'lend.withdraw', { kind: 'payout-stranger' }).tx))).toEqual(['payout-destination', 'payout-short', 'product-payout']);
     expect(productRules(await guard(s, withdraw, wBuilt, attack(s, wBuilt, 'lend.withdraw', { kind: 'mint', mint: SOL }).tx))).toContain('product-mint');
     await onlyRule(s, { ...withdraw, amount: 9_999_999n }, wBuilt, 'product-amount');
   });
@@ -228,7 +231,7 @@ describe('the guard holds each product instruction to its intent', { timeout: 24
     const cd = decodePredictionInstruction(productIx(cBuilt.tx, 'prediction.closeOrder'));
     expect(cd).toMatchObject({ name: 'cancelOrder', accounts: { owner: me, order: open.pubkey, ownerTokenAccount: ata(me, USDC), rentDestination: me } });
     expect((await guard(s, close, cBuilt)).violations).toEqual([]);
-    expect(rules(await guard(s, close, cBuilt, attack(s, cBuilt, 'prediction.closeOrder', { kind: 'payout-stranger' }).tx))).toEqual(['product-payout']);
+    expect(rules(await guard(s, close, cBuilt, attack(s, cBuilt, 'prediction.closeOrder', { kind: 'payout-stranger' }).tx))).toEqual(['payout-destination', 'payout-short', 'product-payout']);
     await onlyRule(s, { kind: 'prediction.closeOrder', orderPubkey: bought!.pubkey }, cBuilt, 'product-target');
 
     await control(world.sim, '/prediction/resolve', { marketId: m!.marketId, result: 'yes' });
@@ -237,7 +240,7 @@ describe('the guard holds each product instruction to its intent', { timeout: 24
     const cl = decodePredictionInstruction(productIx(clBuilt.tx, 'prediction.claim'));
     expect(cl).toMatchObject({ name: 'claimPayout', accounts: { claimer: me, position: position!.pubkey, ownerTokenAccount: ata(me, USDC), vault: vaultAddress(new PublicKey(USDC)).address.toBase58() } });
     expect((await guard(s, claim, clBuilt)).violations).toEqual([]);
-    expect(rules(await guard(s, claim, clBuilt, attack(s, clBuilt, 'prediction.claim', { kind: 'payout-stranger' }).tx))).toEqual(['product-payout']);
+    expect(rules(await guard(s, claim, clBuilt, attack(s, clBuilt, 'prediction.claim', { kind: 'payout-stranger' }).tx))).toEqual(['payout-destination', 'payout-short', 'product-payout']);
     await onlyRule(s, { kind: 'prediction.claim', positionPubkey: open.position! }, clBuilt, 'product-target');
   });
 
@@ -268,7 +271,7 @@ describe('the guard holds each product instruction to its intent', { timeout: 24
     const c = decodeSendInstruction(productIx(cBuilt.tx, 'send.clawback'));
     expect(c).toMatchObject({ name: 'clawbackToken', accounts: { inviteInfo: pda, sender: me, senderTokenAccount: ata(me, USDC), escrow: ata(pda, USDC) } });
     expect((await guard(s, clawback, cBuilt)).violations).toEqual([]);
-    expect(rules(await guard(s, clawback, cBuilt, attack(s, cBuilt, 'send.clawback', { kind: 'payout-stranger' }).tx))).toEqual(['product-payout']);
+    expect(rules(await guard(s, clawback, cBuilt, attack(s, cBuilt, 'send.clawback', { kind: 'payout-stranger' }).tx))).toEqual(['payout-destination', 'payout-short', 'product-payout']);
     await onlyRule(s, { kind: 'send.clawback', invitePda: invite }, cBuilt, 'product-target');
   });
 

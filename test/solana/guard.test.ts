@@ -283,13 +283,13 @@ describe('the pre-sign guard, against the simulator', () => {
         createTransferCheckedInstruction(ata, mint.publicKey, theirs, wallet.publicKey, 10n, 6, [], TOKEN_2022_PROGRAM_ID),
       ]);
       const sells = { ...nothing(wallet), spend: { kind: 'counterparty' as const, mint: mint.publicKey.toBase58(), max: 10n } };
-      // The rent of the counterparty's account is the wallet's money going to a stranger too: only that is left once
-      // the mint is allowed.
+      // The rent of the counterparty's account is the wallet's money going to a stranger too (an account creation
+      // the intent does not name), and the tokens go to a stranger: only those are left once the mint is allowed.
       const refused = await guardTransaction(pay, sells, rpc);
-      expect(rules(refused)).toEqual(['destination', 'sol-outflow', 'token-extension']);
+      expect(rules(refused)).toEqual(['created-account', 'destination', 'sol-outflow', 'token-extension']);
       expect(refused.violations.find((v) => v.rule === 'token-extension')!.message).toContain('permanent delegate');
       const allowed = await guardTransaction(pay, { ...sells, allowToken2022Mints: new Set([mint.publicKey.toBase58()]) }, rpc);
-      expect(rules(allowed)).toEqual(['destination', 'sol-outflow']);
+      expect(rules(allowed)).toEqual(['created-account', 'destination', 'sol-outflow']);
     });
   });
 

@@ -4,6 +4,7 @@ import { ACCOUNT_SIZE, AccountLayout, AccountState, createTransferCheckedInstruc
 import { rentExemptLamports } from '../../src/solana/guard.js';
 import type { AccountSnapshot } from '../../src/solana/guardChanges.js';
 import { checkFlows, type FlowPolicy, type SpendRule, type TracedEvent } from '../../src/solana/guardFlows.js';
+import type { ProductTerms } from '../../src/solana/guardTypes.js';
 import { flowEventsOf, type FlowEvent, type GuardInstruction } from '../../src/solana/guardInstructions.js';
 import { PROGRAM_IDS, TIP_ACCOUNTS } from '../../src/solana/programs.js';
 
@@ -40,8 +41,19 @@ const JUP6 = PROGRAM_IDS.jupiterV6;
 const MAKER = Keypair.generate().publicKey.toBase58();
 
 function policy(spend: SpendRule, extra: Partial<FlowPolicy> = {}): FlowPolicy {
-  return { wallet: WALLET, spend, tipAccounts: TIP_ACCOUNTS, counterparties: new Set([MAKER]), swapPrograms: new Set([JUP6]), mayUnwrapSol: false, rentExempt: rentExemptLamports, ...extra };
+  return { wallet: WALLET, spend, tipAccounts: TIP_ACCOUNTS, counterparties: new Set([MAKER]), swapPrograms: new Set([JUP6]), mayUnwrapSol: false, rentExempt: rentExemptLamports, tokenAccountSpace: (mint) => (mint === USDC ? 165n : undefined), ...extra };
 }
+
+/** What a limit order's initialize_order names: its escrow, and the order account and escrow the wallet may pay rent for. */
+const ORDER_TERMS: ProductTerms = {
+  escrows: [ESCROW_USDC],
+  creates: [
+    { address: ORDER, owner: TRIGGER, space: { min: 372n, max: 372n }, what: 'order account' },
+    { address: ESCROW_USDC, owner: PROGRAM_IDS.splToken, space: { tokenAccountOf: USDC }, what: 'order\'s escrow' },
+  ],
+  payers: [],
+  payouts: [],
+};
 
 /** Events as they happen under a top-level instruction of `top` (by default inside Jupiter's aggregator route). */
 const traced = (events: FlowEvent[], top: string = JUP6): TracedEvent[] => events.map((e) => ({ ...e, top }));
@@ -87,13 +99,13 @@ describe('following what leaves the wallet', () => {
       expect(rulesOf(events, swap)).toEqual([]);
     });
 
-    it('refuses rent paid for an account a stranger owns afterwards', () => {
+    it('refuses rent paid for an account a stranger owns afterwards (an account creation the intent does not name)', () => {
       const theirs = Keypair.generate().publicKey.toBase58();
       const events: FlowEvent[] = [
         { kind: 'create', from: WALLET, account: theirs, amount: 2_039_280n, space: 165n, owner: TOKEN_PROGRAM_ID.toBase58() },
         { kind: 'init', account: theirs, mint: USDC, owner: STRANGER },
       ];
-      expect(rulesOf(events, swap)).toEqual(['destination']);
+      expect(rulesOf(events, swap)).toEqual(['created-account']);
     });
 
     it('refuses a close of the wallet\'s own account unless it is a temporary one or an unwrap the intent allows', () => {
@@ -113,9 +125,14 @@ describe('following what leaves the wallet', () => {
   });
 
   describe('when the intent is a product order into an escrow', () => {
-    const escrow = policy({ kind: 'escrow', mint: USDC, amount: 5_000_000n, program: TRIGGER });
+    const escrow = policy({ kind: 'escrow', mint: USDC, amount: 5_000_000n }, { product: ORDER_TERMS });
+    /** Another order of the same program (the attacker's own), with an escrow of its own: an account of the right program. */
+    const theirOrder = PublicKey.findProgramAddressSync([Buffer.from('order'), new PublicKey(STRANGER).toBuffer()], new PublicKey(TRIGGER))[0].toBase58();
+    const theirEscrow = Keypair.generate().publicKey.toBase58();
+    const withTheirs = states([...BASE, [theirOrder, { lamports: 3_000_000n, owner: TRIGGER, data: Uint8Array.from([7, 1, 2, 3]) }], [theirEscrow, token(USDC, theirOrder)]]);
+    const create = (account: string, amount: bigint, space: bigint, owner: string = TRIGGER): FlowEvent => ({ kind: 'create', from: WALLET, account, amount, space, owner });
 
-    it('accepts exactly the amount into a token account whose authority is an address of the program', () => {
+    it('accepts exactly the amount into the escrow the instruction names', () => {
       expect(rulesOf([pay(ESCROW_USDC, 5_000_000n)], escrow)).toEqual([]);
     });
 
@@ -124,27 +141,53 @@ describe('following what leaves the wallet', () => {
       expect(rulesOf([pay(STRANGER_USDC, 5_000_000n)], escrow)).toEqual(['destination', 'escrow-amount']);
     });
 
-    it('refuses an authority that has a private key, or that the program never wrote, even if the program owns it', () => {
-      const onCurve = Keypair.generate().publicKey.toBase58();
-      const fake = token(USDC, onCurve);
-      const post = states([...BASE, [STRANGER_USDC, fake], [onCurve, { lamports: 1n, owner: TRIGGER, data: Uint8Array.from([1]) }]]);
-      expect(rulesOf([pay(STRANGER_USDC, 5_000_000n)], escrow, post)).toEqual(['destination', 'escrow-amount']);
-      const empty = states([...BASE, [ORDER, { lamports: 1n, owner: TRIGGER, data: new Uint8Array(16) }]]);
-      expect(rulesOf([pay(ESCROW_USDC, 5_000_000n)], escrow, empty)).toEqual(['destination', 'escrow-amount']);
+    it('refuses the deposit into another escrow of the same program (another user\'s order), though its authority is the program\'s', () => {
+      expect(checkFlows(traced([pay(theirEscrow, 5_000_000n)], TRIGGER), withTheirs, withTheirs, escrow).violations.map((v) => v.rule).sort()).toEqual(['destination', 'escrow-amount']);
+      // Split between the two, the right total: the stranger's part is refused.
+      const split = checkFlows(traced([pay(ESCROW_USDC, 4_000_000n), pay(theirEscrow, 1_000_000n)], TRIGGER), withTheirs, withTheirs, escrow);
+      expect(split.violations.map((v) => v.rule).sort()).toEqual(['destination', 'escrow-amount']);
     });
 
-    it('accepts an authority the engine derived from the program\'s published seeds', () => {
-      const derived = Keypair.generate().publicKey.toBase58();
-      const vault = Keypair.generate().publicKey.toBase58();
-      const both = states([...BASE, [vault, token(USDC, derived)]]);
-      expect(flowsOf([pay(vault, 5_000_000n)], both, both, { ...escrow, escrowAuthorities: new Set([derived]) }).violations).toEqual([]);
-      expect(flowsOf([pay(vault, 5_000_000n)], both, both, escrow).violations.map((v) => v.rule)).toEqual(['destination', 'escrow-amount']);
+    it('refuses a deposit into an escrow when the instruction names none (no product terms)', () => {
+      expect(rulesOf([pay(ESCROW_USDC, 5_000_000n)], policy({ kind: 'escrow', mint: USDC, amount: 5_000_000n }))).toEqual(['destination', 'escrow-amount']);
     });
 
-    it('lets the wallet pay the exact rent of the program\'s new order account, not a lamport more', () => {
-      const create = (amount: bigint): FlowEvent => ({ kind: 'create', from: WALLET, account: ORDER, amount, space: 4n, owner: TRIGGER });
-      expect(rulesOf([create(rentExemptLamports(4n)), pay(ESCROW_USDC, 5_000_000n)], escrow)).toEqual([]);
-      expect(rulesOf([create(rentExemptLamports(4n) + 1n), pay(ESCROW_USDC, 5_000_000n)], escrow)).toEqual(['destination']);
+    it('lets the wallet pay the exact rent of the accounts the instruction names, and nothing more', () => {
+      const summary = flowsOf([create(ORDER, rentExemptLamports(372n), 372n), create(ESCROW_USDC, rentExemptLamports(165n), 165n, PROGRAM_IDS.splToken), pay(ESCROW_USDC, 5_000_000n)], BASE, BASE, escrow);
+      expect(summary.violations).toEqual([]);
+      expect(summary.createdRentLamports).toBe(rentExemptLamports(372n) + rentExemptLamports(165n));
+      expect(rulesOf([create(ORDER, rentExemptLamports(372n) + 1n, 372n), pay(ESCROW_USDC, 5_000_000n)], escrow)).toEqual(['created-account']);
+    });
+
+    it('refuses an account the instruction does not name, though the program owns it and its rent is exact (a create-with-seed)', () => {
+      const seeded = Keypair.generate().publicKey.toBase58();
+      expect(rulesOf([create(seeded, rentExemptLamports(372n), 372n), pay(ESCROW_USDC, 5_000_000n)], escrow)).toEqual(['created-account']);
+    });
+
+    it('refuses a named account of another size or owner, or created twice', () => {
+      expect(rulesOf([create(ORDER, rentExemptLamports(10_000n), 10_000n), pay(ESCROW_USDC, 5_000_000n)], escrow)).toEqual(['created-account']);
+      expect(rulesOf([create(ORDER, rentExemptLamports(372n), 372n, STRANGER), pay(ESCROW_USDC, 5_000_000n)], escrow)).toEqual(['created-account']);
+      expect(rulesOf([create(ESCROW_USDC, rentExemptLamports(170n), 170n, PROGRAM_IDS.splToken), pay(ESCROW_USDC, 5_000_000n)], escrow)).toEqual(['created-account']);
+      expect(rulesOf([create(ORDER, rentExemptLamports(372n), 372n), create(ORDER, rentExemptLamports(372n), 372n), pay(ESCROW_USDC, 5_000_000n)], escrow)).toEqual(['created-account']);
+    });
+  });
+
+  describe('when a payout comes out of an escrow (a cancel, a claim, a withdrawal)', () => {
+    const payout = policy({ kind: 'nothing' }, { product: { escrows: [], creates: [], payers: [ESCROW_USDC], payouts: [] } });
+    const from = (to: string, amount: bigint): FlowEvent => ({ kind: 'tokens', from: ESCROW_USDC, to, amount });
+
+    it('lets what leaves the escrow go to the wallet\'s own account, or to the venue\'s declared co-signer that forwards it', () => {
+      expect(rulesOf([from(WALLET_USDC, 5_000_000n)], payout)).toEqual([]);
+      const makerUsdc = Keypair.generate().publicKey.toBase58();
+      const withMaker = states([...BASE, [makerUsdc, token(USDC, MAKER)]]);
+      expect(checkFlows(traced([from(makerUsdc, 5_000_000n)], TRIGGER), withMaker, withMaker, payout).violations).toEqual([]);
+    });
+
+    it('refuses any part of it paid to a stranger, or the escrow closed to one', () => {
+      expect(rulesOf([from(WALLET_USDC, 2_500_000n), from(STRANGER_USDC, 2_500_000n)], payout)).toEqual(['payout-destination']);
+      expect(rulesOf([{ kind: 'close', account: ESCROW_USDC, destination: STRANGER }], payout)).toEqual(['payout-destination']);
+      // Without the instruction's terms, nothing is a payer: the same event moves nothing of the wallet's.
+      expect(rulesOf([from(STRANGER_USDC, 2_500_000n)], policy({ kind: 'nothing' }))).toEqual([]);
     });
   });
 

@@ -1,9 +1,9 @@
 import { PublicKey } from '@solana/web3.js';
-import { dcaAddress, decodeDcaAccount, decodeRecurringInstruction, RECURRING_PROGRAM } from '../../jupiter/programs/recurring.js';
+import { DCA_ACCOUNT_SIZE, dcaAddress, decodeDcaAccount, decodeRecurringInstruction, RECURRING_PROGRAM } from '../../jupiter/programs/recurring.js';
 import type { Intent } from '../../sdk/intents.js';
 import { mintDecimals } from '../../solana/guardChanges.js';
 import type { ProductCheck } from '../../solana/guardTypes.js';
-import { ata, isTokenProgram, Terms, theInstruction, type AccountAt } from './terms.js';
+import { ata, balanceOf, isTokenProgram, stateAccount, Terms, theInstruction, tokenAccount, type AccountAt } from './terms.js';
 
 const PROGRAM = RECURRING_PROGRAM.toBase58();
 /** How far a DCA price bound may sit from the intent's once turned into an out amount (a float conversion): 1 bp. */
@@ -14,21 +14,25 @@ const BOUND_TOLERANCE_BPS = 1n;
  * the mints and the total in amount are the intent's; the slices are the intent's (in amount per cycle = in amount /
  * number of orders, the interval, starting now); the price bounds are the intent's, turned into out amounts per
  * cycle as the program stores them (a whole input token's price times the cycle's input, at the mints' decimals read
- * from the chain), and none where the intent has none; the order account is the program's PDA of ["dca", user,
- * input, output, application index] and its escrow that order's token account of the input mint. The application
- * index is the venue's choice (the SDK uses the unix second): any value gives an order of the wallet's own.
+ * from the chain), and none where the intent has none; the user pays the order's rent; the order account is the
+ * program's PDA of ["dca", user, input, output, application index], does not exist yet, and its escrow is that
+ * order's token account of the input mint. The application index is the venue's choice (the SDK uses the unix
+ * second): any value gives an order of the wallet's own. The deposit may go only into that escrow; the wallet may pay
+ * the rent of the order account and of its two token accounts.
  */
 export function recurringCreateCheck(intent: Extract<Intent, { kind: 'recurring.create' }>, wallet: PublicKey): ProductCheck {
   const me = wallet.toBase58();
   return {
     kind: intent.kind,
+    program: PROGRAM,
     reads: [intent.inputMint, intent.outputMint],
     check(instructions, accountAt) {
       const t = new Terms();
       const ix = theInstruction(instructions, PROGRAM, decodeRecurringInstruction, 'openDcaV2', t);
-      if (!ix) return t.violations;
+      if (!ix) return t.verdict();
       const { accounts: a, args } = ix;
       t.same('product-owner', 'the order\'s user', a.user, me);
+      t.same('product-owner', 'the order\'s payer (who pays its rent)', a.payer, me);
       t.same('product-mint', 'the order\'s input mint', a.inputMint, intent.inputMint);
       t.same('product-mint', 'the order\'s output mint', a.outputMint, intent.outputMint);
       t.same('product-amount', 'the in amount', args.inAmount, intent.inAmount);
@@ -40,14 +44,21 @@ export function recurringCreateCheck(intent: Extract<Intent, { kind: 'recurring.
       checkBound(t, 'most', args.maxPrice, intent.maxPrice, perCycle, intent, accountAt);
       if (!isTokenProgram(a.tokenProgram)) {
         t.fail('product-escrow', `the token program ${a.tokenProgram} is neither token program`);
-        return t.violations;
+        return t.verdict();
       }
       const dca = dcaAddress(wallet, new PublicKey(intent.inputMint), new PublicKey(intent.outputMint), args.applicationIdx).address.toBase58();
+      const inAta = ata(dca, intent.inputMint, a.tokenProgram);
+      const outAta = ata(dca, intent.outputMint, a.tokenProgram);
       t.same('product-escrow', 'the order account (PDA of ["dca", user, input, output, index])', a.dca, dca);
-      t.same('product-escrow', 'the escrow (the order\'s token account of the input mint)', a.inAta, ata(dca, intent.inputMint, a.tokenProgram));
-      t.same('product-escrow', 'the order\'s token account of the output mint', a.outAta, ata(dca, intent.outputMint, a.tokenProgram));
+      t.same('product-escrow', 'the escrow (the order\'s token account of the input mint)', a.inAta, inAta);
+      t.same('product-escrow', 'the order\'s token account of the output mint', a.outAta, outAta);
+      t.absent('product-target', 'new order\'s account', a.dca, accountAt);
       t.same('product-owner', 'the account the input is pulled from', a.userAta, ata(me, intent.inputMint, a.tokenProgram));
-      return t.violations;
+      t.escrow(inAta);
+      t.created(stateAccount(dca, PROGRAM, DCA_ACCOUNT_SIZE, 'order account'));
+      t.created(tokenAccount(inAta, intent.inputMint, a.tokenProgram, 'order\'s escrow of the input mint'));
+      t.created(tokenAccount(outAta, intent.outputMint, a.tokenProgram, 'order\'s token account of the output mint'));
+      return t.verdict();
     },
   };
 }
@@ -77,17 +88,19 @@ function checkBound(t: Terms, which: 'least' | 'most', found: bigint | null, pri
 /**
  * A recurring order's `closeDca` held to the intent: the order named is the intent's and, as the chain holds it, a
  * DCA order of the wallet in the mints named with the escrow named; the wallet closes it; what the order holds of
- * either mint goes to the wallet's own token accounts; the escrows are the order's own token accounts.
+ * either mint goes to the wallet's own token accounts, at least what each held, and nowhere else; the escrows are the
+ * order's own token accounts.
  */
 export function recurringCancelCheck(intent: Extract<Intent, { kind: 'recurring.cancel' }>, wallet: PublicKey): ProductCheck {
   const me = wallet.toBase58();
   return {
     kind: intent.kind,
+    program: PROGRAM,
     reads: [],
     check(instructions, accountAt) {
       const t = new Terms();
       const ix = theInstruction(instructions, PROGRAM, decodeRecurringInstruction, 'closeDca', t);
-      if (!ix) return t.violations;
+      if (!ix) return t.verdict();
       const a = ix.accounts;
       t.same('product-target', 'the order closed', a.dca, intent.order);
       t.same('product-owner', 'the order\'s user', a.user, me);
@@ -103,13 +116,17 @@ export function recurringCancelCheck(intent: Extract<Intent, { kind: 'recurring.
       }
       if (!isTokenProgram(a.tokenProgram)) {
         t.fail('product-escrow', `the token program ${a.tokenProgram} is neither token program`);
-        return t.violations;
+        return t.verdict();
       }
       t.same('product-escrow', 'the escrow (the order\'s token account of the input mint)', a.inAta, ata(a.dca, a.inputMint, a.tokenProgram));
       t.same('product-escrow', 'the order\'s token account of the output mint', a.outAta, ata(a.dca, a.outputMint, a.tokenProgram));
       t.same('product-payout', 'where the unspent input goes', a.userInAta, ata(me, a.inputMint, a.tokenProgram));
       t.same('product-payout', 'where the bought output goes', a.userOutAta, ata(me, a.outputMint, a.tokenProgram));
-      return t.violations;
+      t.payer(a.inAta);
+      t.payer(a.outAta);
+      t.payout({ mint: a.inputMint, least: balanceOf(a.inAta, accountAt), what: `the unspent input the order's escrow ${a.inAta} holds` });
+      t.payout({ mint: a.outputMint, least: balanceOf(a.outAta, accountAt), what: `the bought output the order's account ${a.outAta} holds` });
+      return t.verdict();
     },
   };
 }

@@ -1,7 +1,7 @@
 import { PublicKey } from '@solana/web3.js';
 import { ProgramLayoutError, type RawInstruction } from '../../jupiter/programs/instruction.js';
-import type { AccountSnapshot } from '../../solana/guardChanges.js';
-import type { GuardViolation, ProductRule, TopInstruction } from '../../solana/guardTypes.js';
+import { readTokenAccount, type AccountSnapshot } from '../../solana/guardChanges.js';
+import type { CreatedAccount, GuardViolation, Payout, ProductRule, ProductVerdict, TopInstruction } from '../../solana/guardTypes.js';
 import { PROGRAM_IDS } from '../../solana/programs.js';
 import { associatedTokenAddress } from '../../solana/tokenPrograms.js';
 
@@ -11,9 +11,52 @@ import { associatedTokenAddress } from '../../solana/tokenPrograms.js';
 /** Reads one account as the chain held it before the transaction (undefined: not read, null: absent). */
 export type AccountAt = (address: string) => AccountSnapshot | null | undefined;
 
-/** Collects the product rules an instruction breaks, each with a message naming what it found and what the intent says. */
+/**
+ * Collects the product rules an instruction breaks, each with a message naming what it found and what the intent
+ * says, and the money movements the instruction stands for (ProductTerms): its escrow, the accounts it creates, the
+ * accounts its payouts come out of and what must arrive.
+ */
 export class Terms {
   readonly violations: GuardViolation[] = [];
+  private readonly escrowAccounts: string[] = [];
+  private readonly createdAccounts: CreatedAccount[] = [];
+  private readonly payerAccounts: string[] = [];
+  private readonly payoutList: Payout[] = [];
+
+  /** The escrow (or vault) the deposit goes into: the only account of the program that may receive it. */
+  escrow(address: string): void {
+    this.escrowAccounts.push(address);
+  }
+
+  /** An account the instruction creates at the wallet's expense. */
+  created(account: CreatedAccount): void {
+    this.createdAccounts.push(account);
+  }
+
+  /** An account a payout comes out of: what leaves it may go only to the wallet. */
+  payer(address: string): void {
+    this.payerAccounts.push(address);
+  }
+
+  /** Something that must arrive in the wallet's own accounts. */
+  payout(payout: Payout): void {
+    this.payoutList.push(payout);
+  }
+
+  /**
+   * A new account the instruction names must not exist yet: an account that does is someone's (another order, a
+   * pooled vault), and the deposit behind it would be theirs.
+   */
+  absent(rule: ProductRule, what: string, address: string, accountAt: AccountAt): void {
+    const held = accountAt(address);
+    if (held === undefined) this.fail(rule, `the ${what} ${address} could not be read, so it cannot be shown to be new`);
+    else if (held !== null && (held.lamports > 0n || held.data.length > 0)) this.fail(rule, `the ${what} ${address} already exists (owned by ${held.owner}, ${held.data.length} bytes): a new one's account cannot be someone else's`);
+  }
+
+  /** The violations and the terms, for the guard. */
+  verdict(): ProductVerdict {
+    return { violations: this.violations, terms: { escrows: this.escrowAccounts, creates: this.createdAccounts, payers: this.payerAccounts, payouts: this.payoutList } };
+  }
 
   /** Records a violation of `rule`. */
   fail(rule: ProductRule, message: string): void {
@@ -67,6 +110,21 @@ export function theInstruction<D extends { name: string }, N extends D['name']>(
 
 function describe(d: { name: string }): string {
   return 'idlName' in d && typeof d.idlName === 'string' ? d.idlName : d.name;
+}
+
+/** What a token account held before the transaction, base units (0 when it is not one). */
+export function balanceOf(address: string, accountAt: AccountAt): bigint {
+  return readTokenAccount(accountAt(address))?.amount ?? 0n;
+}
+
+/** A token account the instruction creates (an escrow), sized by its mint's token program. */
+export function tokenAccount(address: string, mint: string, tokenProgram: string, what: string): CreatedAccount {
+  return { address, owner: tokenProgram, space: { tokenAccountOf: mint }, what };
+}
+
+/** A state account of the product's program the instruction creates, of a fixed size or within bounds (bytes). */
+export function stateAccount(address: string, program: string, size: bigint | { min: bigint; max: bigint }, what: string): CreatedAccount {
+  return { address, owner: program, space: typeof size === 'bigint' ? { min: size, max: size } : size, what };
 }
 
 /** Whether a base58 address is one of the two token programs. */

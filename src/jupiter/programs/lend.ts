@@ -133,6 +133,43 @@ export class LendProgramCodec {
   }
 }
 
+/** The fields of a `lending` account the guard reads: its asset, its share mint and the exchange price between them. */
+export interface LendingAccount {
+  mint: PublicKey;
+  fTokenMint: PublicKey;
+  /** Assets per share with rewards, EXCHANGE_PRICE_PRECISION scale (what a share is worth when it is redeemed). */
+  tokenExchangePrice: bigint;
+  /** Unix seconds of the last update of the prices. */
+  lastUpdateTimestamp: bigint;
+}
+
+/** Reads a `lending` account by the SDK's IDL; undefined when the bytes are not one. */
+export function decodeLendingAccount(data: Uint8Array): LendingAccount | undefined {
+  const idl = lendIdl();
+  const disc = idl.accounts?.find((a) => a.name === 'lending')?.discriminator;
+  const fields = idl.types?.find((t) => t.name === 'lending')?.type.fields;
+  if (!disc || !fields || !hasDiscriminator(data, disc)) return undefined;
+  const b = Buffer.from(data);
+  const widths: Record<string, number> = { pubkey: 32, u8: 1, u16: 2, u32: 4, u64: 8 };
+  const values: Record<string, PublicKey | bigint> = {};
+  let at = disc.length;
+  for (const f of fields) {
+    const width = typeof f.type === 'string' ? widths[f.type] : undefined;
+    if (width === undefined || at + width > b.length) return undefined;
+    values[f.name] = f.type === 'pubkey' ? new PublicKey(b.subarray(at, at + width)) : readUint(b, at, width);
+    at += width;
+  }
+  const { mint, fTokenMint, tokenExchangePrice, lastUpdateTimestamp } = values;
+  if (!(mint instanceof PublicKey) || !(fTokenMint instanceof PublicKey) || typeof tokenExchangePrice !== 'bigint' || typeof lastUpdateTimestamp !== 'bigint') return undefined;
+  return { mint, fTokenMint, tokenExchangePrice, lastUpdateTimestamp };
+}
+
+function readUint(b: Buffer, at: number, width: number): bigint {
+  let n = 0n;
+  for (let i = width - 1; i >= 0; i -= 1) n = (n << 8n) | BigInt(b[at + i]!);
+  return n;
+}
+
 /** Borsh encoding of the IDL's scalar types (the only ones the simulator writes). */
 function encodeField(type: unknown, value: IdlValue | undefined, what: string): Buffer {
   if (value === undefined) throw new Error(`lend IDL: no value for ${what}`);

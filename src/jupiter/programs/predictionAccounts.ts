@@ -1,4 +1,4 @@
-import type { PublicKey } from '@solana/web3.js';
+import { PublicKey } from '@solana/web3.js';
 import { BorshReader, BorshWriter } from './borsh.js';
 import { DISCRIMINATORS, ORDER_STATUSES, ORDER_TYPES, OUTCOMES, type OrderStatus, type OrderType, type Outcome } from './prediction.js';
 
@@ -140,4 +140,37 @@ export function decodeMarketResultAccount(data: Uint8Array): MarketResultAccount
   const r = BorshReader.of(data, DISCRIMINATORS.accounts.marketResult);
   if (!r) return undefined;
   return { marketId: r.str(), outcome: r.variant(OUTCOMES), settlementTime: r.i64(), claimsEnabled: r.bool(), createdAt: r.i64(), bump: r.u8() };
+}
+
+/**
+ * The longest string the guard expects in an account (market id, order ids), bytes. The program's `max_len`s are not
+ * published; market ids run to a few dozen characters (the intent schema allows 128) and order ids are UUID-like.
+ */
+const MAX_STRING_BYTES = 128;
+
+/** Size of an encoding with every string empty (and no order id) and with every string at MAX_STRING_BYTES. */
+function spaceBounds(encode: (s: string, opt: string | null) => Buffer): { min: bigint; max: bigint } {
+  const long = 'x'.repeat(MAX_STRING_BYTES);
+  return { min: BigInt(encode('', null).length), max: BigInt(encode(long, long).length) };
+}
+
+/**
+ * Sizes an `Order` account the program creates may have, bytes: its fields with strings between empty and
+ * MAX_STRING_BYTES (the guard holds the rent a wallet pays for a new order to these).
+ */
+export function orderAccountSpace(): { min: bigint; max: bigint } {
+  const k = PublicKey.default;
+  return spaceBounds((s, opt) => encodeOrderAccount({
+    owner: k, position: k, status: 'pending', marketId: s, isYes: true, isBuy: true, createdAt: 0n, contracts: 0n, maxFillPriceUsd: 0n, filledAt: 0n, filledContracts: 0n,
+    avgFillPriceUsd: 0n, orderId: opt, externalOrderId: s, bump: 0, orderType: 'market', payer: k, integrator: k, integratorFeeBps: 0, unitVersion: 0,
+  }));
+}
+
+/** Sizes a `Position` account the program creates may have, bytes (as orderAccountSpace). */
+export function positionAccountSpace(): { min: bigint; max: bigint } {
+  const k = PublicKey.default;
+  return spaceBounds((s) => encodePositionAccount({
+    owner: k, marketId: s, isYes: true, payoutClaimed: false, payoutClaimedUsd: 0n, openedAt: 0n, contracts: 0n, totalCostUsd: 0n, openOrders: 0, feesPaidUsd: 0n,
+    realizedPnlUsd: 0n, updatedAt: 0n, bump: 0, unitVersion: 0, payer: k,
+  }));
 }

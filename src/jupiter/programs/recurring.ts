@@ -72,6 +72,21 @@ export function dcaAddress(user: PublicKey, inputMint: PublicKey, outputMint: Pu
   return { address, bump };
 }
 
+/**
+ * Size of a `dca` account, bytes: Anchor's 8-byte discriminator and the IDL's fields, every one of a fixed size (an
+ * order the program opens is this size; the guard holds the rent a wallet pays for one to it).
+ */
+export const DCA_ACCOUNT_SIZE: bigint = (() => {
+  const def = IDL.accounts.find((a) => a.name === 'dca');
+  if (!def) throw new Error('the DCA IDL has no dca account');
+  const width: Record<string, number> = { u64: 8, i64: 8, u8: 1, bool: 1, publicKey: 32 };
+  return BigInt(8 + (def.type.fields as readonly IdlField[]).reduce((sum, f) => {
+    const w = typeof f.type === 'string' ? width[f.type] : undefined;
+    if (w === undefined) throw new Error(`the DCA IDL's dca.${f.name} is not of a fixed size`);
+    return sum + w;
+  }, 0));
+})();
+
 /** The `dca` account's bytes: Anchor's discriminator, then the IDL's fields in order. */
 export function encodeDcaAccount(account: DcaAccount): Buffer {
   const def = IDL.accounts.find((a) => a.name === 'dca');

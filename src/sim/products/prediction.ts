@@ -255,7 +255,11 @@ export class PredictionDesk {
     return this.orderReply(o, contracts, gross, fillFee(parts), p.contracts - contracts, p.totalCostUsd - basis);
   }
 
-  /** A new order: its account written and (buys) its escrow opened before the owner signs, as the program would. */
+  /**
+   * A new order: (buys) its escrow opened before the owner signs. Its account is written when the owner's
+   * transaction lands (keeper.openOrder), as the program's create_order creates it: until then nothing exists at its
+   * address (the guard refuses a new order whose account does).
+   */
   private newOrder(owner: PublicKey, position: SimPosition, isBuy: boolean, deposit: bigint, contracts: bigint, limit: bigint, slippageBps = ORDER_SLIPPAGE_BPS): SimPredictionOrder {
     const now = this.venue.clock.now();
     const externalOrderId = randomBytes(16).toString('hex');
@@ -266,7 +270,6 @@ export class PredictionDesk {
       deposit, remaining: deposit, contracts, filledContracts: 0n, costUsd: 0n, feeUsd: 0n, limit, slippageBps, phase: 'pending',
       createdAtMs: now, updatedAtMs: now, filledAtMs: null, fillFromMs: Infinity, expiresAtMs: Infinity, holdUntilMs: 0, pendingUntilMs: now, events: [], requestId: requestId(now),
     };
-    this.writeOrder(o);
     this.orders.set(o.address, o);
     this.live.add(o);
     return o;

@@ -136,10 +136,10 @@ export class RecurringDesk {
       userClosed: false,
       trades: [],
     };
-    // The program writes its order account when the transaction runs; the no-op program cannot, so the venue
-    // writes it now, as the program would lay it out (the guard reads it in its simulation).
+    // The program creates its order account when the transaction runs; the no-op program cannot, so the venue
+    // writes it when the transaction lands (book.activate): until then nothing exists at its address, and the guard
+    // refuses a new order whose account does.
     this.book.add(order);
-    this.book.writeAccount(order);
 
     const instructions = [...this.computeBudget()];
     const program = new PublicKey(tokenProgramId(input));

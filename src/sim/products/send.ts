@@ -75,8 +75,9 @@ export class SendDesk implements ProductKeeper {
     const sender = new PublicKey(body.sender);
     const expiryMs = v.clock.now() + INVITE_LIFETIME_MS;
     const escrow = this.escrows.openEscrow('send', pda, token, sender);
-    this.escrows.writeState(SEND_PROGRAM, pda, inviteInfoTokenData({ sender, inviteSigner, escrow, expirySeconds: BigInt(Math.floor(expiryMs / 1000)), bump }));
-    const terms: InviteTerms = { pda, inviteSigner, sender, token, amount: body.amount, escrow, expiryMs };
+    // The invite account is written when the send lands, as the program's initialize_token creates it: until then
+    // nothing exists at its address (the guard refuses a new invite whose account does).
+    const terms: InviteTerms = { pda, inviteSigner, sender, token, amount: body.amount, escrow, expiryMs, bump };
     const { tx, lastValidBlockHeight } = v.chain.buildTransaction(sender, sendInstructions(v, this.escrows, terms));
     this.crafts.set(messageHash(tx.message.serialize()), { terms, lastValidBlockHeight });
     // The sender pays two signatures (its own and the invite's) and the priority fee; the venue pays the rent of
@@ -194,6 +195,7 @@ export class SendDesk implements ProductKeeper {
         this.refunds.push(terms);
         return;
       }
+      this.escrows.writeState(SEND_PROGRAM, terms.pda, inviteInfoTokenData({ sender: terms.sender, inviteSigner: terms.inviteSigner, escrow: terms.escrow, expirySeconds: BigInt(Math.floor(terms.expiryMs / 1000)), bump: terms.bump }));
       this.book.open(terms, signature, this.venue.clock.now());
     } catch (err) {
       this.venue.lastKeeperError = `send: ${err instanceof Error ? err.message : String(err)}`;

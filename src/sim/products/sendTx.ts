@@ -24,6 +24,8 @@ export interface InviteTerms {
   /** The escrow token account (the PDA's associated account). */
   escrow: PublicKey;
   expiryMs: number;
+  /** The invite PDA's bump (written into the invite account when the send lands). */
+  bump: number;
 }
 
 function accounts(t: InviteTerms): TokenInviteAccounts {

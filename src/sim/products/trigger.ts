@@ -105,9 +105,8 @@ export class TriggerDesk {
       pendingUntilMs: 0,
       requestId: id,
     };
-    // The order account exists before the maker signs, as the program's would after its instruction: the guard
-    // sees an account of the program holding the program's data behind the escrow.
-    writeOrderAccount(this.escrows, order);
+    // The order account is written when the maker's transaction lands, as the program's initialize_order creates
+    // it: until then no account exists at the order's address (the guard refuses a new order whose account does).
     const payer = new PublicKey(b.payer);
     const instructions = [...computeBudget(b.computeUnitPrice ?? AUTO_MICRO_LAMPORTS), ...createOrderInstructions(v, this.escrows, order, { payer, wrapSol: b.wrapAndUnwrapSol ?? true })];
     const { tx, lastValidBlockHeight } = v.chain.buildTransaction(payer, instructions);

@@ -4,7 +4,7 @@ import { computeWalletChanges, findAuthorityChanges, readTokenAccount, type Acco
 import { decodeMessage, highestLookupIndex, lookupTableFrom, type DecodedMessage, type LookupProblem } from './guardDecode.js';
 import { checkFlows, type TracedEvent } from './guardFlows.js';
 import type { FlowEvent, GuardInstruction } from './guardInstructions.js';
-import { checkBalances, checkPayouts, checkStatic, checkSwapInflow, describeAccountChange, swapSpend } from './guardRules.js';
+import { checkBalances, checkEscrowsKept, checkPayouts, checkStatic, checkSwapInflow, describeAccountChange, swapSpend } from './guardRules.js';
 import type { GuardPolicy, GuardReport, GuardViolation, ProductCheck, ProductVerdict } from './guardTypes.js';
 import { PROGRAM_IDS, TIP_ACCOUNTS } from './programs.js';
 import { contextual, rawAccount, resultOf, RpcCallError, type RawAccount as RpcAccount, type RpcCall, type RpcReply, type SolanaRpc } from './rpc.js';
@@ -179,7 +179,10 @@ export async function guardTransaction(tx: VersionedTransaction, policy: GuardPo
   }
   const changes = computeWalletChanges(pre, post, wallet);
   checkBalances(changes, decoded, flows, { ...policy, spend }, violations);
-  if (product) checkPayouts(changes, decoded, flows, product.terms.payouts, violations);
+  if (product) {
+    checkEscrowsKept(flows, product.terms.escrows, pre, post, violations);
+    checkPayouts(changes, decoded, flows, product.terms.payouts, violations);
+  }
   if (policy.swap) checkSwapInflow(changes, decoded, flows, policy.swap, pre, violations);
   await checkExtensions(rpc, pre, post, wallet, swapMints, policy, violations, dangerousExtensions);
   return report({ ...base, changes, tipsLamports, simulated: true, slot: sim.slot, unitsConsumed: sim.unitsConsumed });

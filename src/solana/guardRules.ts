@@ -1,4 +1,4 @@
-import { mintDecimals, solSpent, type AccountStates, type AuthorityChange, type WalletChanges } from './guardChanges.js';
+import { mintDecimals, readTokenAccount, solSpent, type AccountStates, type AuthorityChange, type WalletChanges } from './guardChanges.js';
 import type { DecodedMessage } from './guardDecode.js';
 import { SOL_ASSET, type FlowSummary, type SpendRule } from './guardFlows.js';
 import type { GuardPolicy, GuardViolation, Payout } from './guardTypes.js';
@@ -45,6 +45,20 @@ export function checkBalances(changes: WalletChanges, decoded: DecodedMessage, f
   if (spent > solAllowed) {
     violations.push({ rule: 'sol-outflow', message: `${spent} lamports would leave the wallet; at most ${solAllowed} may (fees ${fees}, rent of the accounts the instruction creates ${flows.createdRentLamports}, the intent's SOL ${allowed(SOL_ASSET)})` });
   }
+}
+
+/**
+ * A deposit stays where it went: each escrow the product instruction names must end the transaction holding at least
+ * what the wallet paid into it more than it held before. A transaction that deposits and, in the same breath, moves
+ * the escrow's tokens on (its delegate or the program paying a stranger) leaves the wallet's money elsewhere though
+ * every outflow of the wallet went to the right account.
+ */
+export function checkEscrowsKept(flows: FlowSummary, escrows: readonly string[], pre: AccountStates, post: AccountStates, violations: GuardViolation[]): void {
+  const paid = [...flows.toEscrow.values()].reduce((a, b) => a + b, 0n);
+  if (paid === 0n || escrows.length === 0) return;
+  const held = (states: AccountStates) => escrows.reduce((sum, e) => sum + (readTokenAccount(states.get(e))?.amount ?? 0n), 0n);
+  const kept = held(post) - held(pre);
+  if (kept < paid) violations.push({ rule: 'escrow-amount', message: `the wallet pays ${paid} base units into the escrow ${escrows.join(', ')}, which would end the transaction holding only ${kept} more: the rest leaves it in the same transaction` });
 }
 
 /**

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { Keypair, PublicKey, TransactionInstruction, TransactionMessage, VersionedTransaction } from '@solana/web3.js';
-import { getAssociatedTokenAddressSync } from '@solana/spl-token';
+import { createTransferCheckedInstruction, getAssociatedTokenAddressSync } from '@solana/spl-token';
 import type { MarketData } from '../../src/engine/ports.js';
 import { buildTransaction } from '../../src/execution/build.js';
 import { guardPolicyFor } from '../../src/execution/guardPolicy.js';
@@ -91,6 +91,15 @@ describe('the guard holds each product instruction to its intent', { timeout: 24
     // The order account of another unique id is not the order the instruction names: neither is its escrow, so the
     // deposit into the named one goes to a stranger.
     expect(rules(await guard(s, intent, built, withParams({ uniqueId: d.params.uniqueId + 1n })))).toEqual(['destination', 'escrow-amount', 'product-escrow']);
+
+    // Deposit and drain: the deposit goes into the escrow the instruction names, and in the same transaction the
+    // escrow's delegate (the venue's keeper, a declared co-signer) pays it on to a stranger. No outflow of the wallet
+    // goes anywhere but the escrow; the escrow ends holding nothing of it.
+    const venue = world.sim.ctx.state.venue;
+    const theirs = getAssociatedTokenAddressSync(new PublicKey(USDC), stranger.publicKey);
+    if (!venue.chain.account(theirs)) venue.chain.createTokenAccount(theirs, { mint: new PublicKey(USDC), owner: stranger.publicKey, amount: 0n, program: TOKEN, native: false });
+    const drain = tamper(built.tx, (ixs) => [...ixs, createTransferCheckedInstruction(new PublicKey(d.accounts.reserve), new PublicKey(USDC), theirs, venue.keeper.publicKey, 25_000_000n, 6)]);
+    expect(rules(await guard(s, intent, built, drain))).toEqual(['escrow-amount']);
 
     // Without its product instruction, with it twice, or checked as another kind: refused as such.
     // (Without the instruction the order account is not in the transaction, so the flows no longer see an escrow either.)

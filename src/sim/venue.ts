@@ -51,7 +51,8 @@ export class Venue {
   readonly tokens: readonly SimToken[];
   readonly prices: PriceBook;
   readonly router: Router;
-  readonly tickets = new TicketBook();
+  /** Tickets read the lookup tables of the transactions they match from the chain, as the runtime loads them. */
+  readonly tickets = new TicketBook((address) => this.chain.account(address));
   /** The market maker that takes the other side of every swap. */
   readonly vault: Keypair;
   /** Mint and treasury authority. */

@@ -5,134 +5,25 @@
 // executor refuses it with the product rule's name: the intent ends rejected with no signature in its ledger record,
 // none from the wallet at the venue, and neither the wallet's nor the stranger's balances move. Then the venue is
 // honest again and the same intent lands.
-import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Redis } from 'ioredis';
-import { PublicKey, TransactionMessage, VersionedTransaction } from '@solana/web3.js';
-import { createJupiterClient } from '../../src/jupiter/client.js';
-import { rawInstruction, type RawInstruction } from '../../src/jupiter/programs/instruction.js';
+import { describe, expect, it } from 'vitest';
+import { PublicKey, type VersionedTransaction } from '@solana/web3.js';
 import { decodeLendInstruction } from '../../src/jupiter/programs/lend.js';
 import { decodePredictionInstruction } from '../../src/jupiter/programs/prediction.js';
 import { decodeRecurringInstruction } from '../../src/jupiter/programs/recurring.js';
 import { decodeSendInstruction } from '../../src/jupiter/programs/send.js';
 import { decodeTriggerInstruction } from '../../src/jupiter/programs/trigger.js';
-import type { Market } from '../../src/jupiter/prediction/market.js';
 import { KNOWN_MINTS } from '../../src/lib/mints.js';
-import type { RunningSimulator } from '../../src/sim/server.js';
 import type { Intent } from '../../src/sdk/intents.js';
-import { readTokenAccount } from '../../src/solana/guardChanges.js';
-import { SolanaRpc } from '../../src/solana/rpc.js';
-import { PRODUCT_PRIMARY_RULE, PRODUCT_PROGRAM, startHostileVenue, type HostileVenue, type ProductAttack, type ProductAttackRecord, type ProductKind } from '../helpers/hostileVenue.js';
+import type { ProductKind } from '../helpers/hostileVenue.js';
+import { useHostileProducts } from '../helpers/hostileProductKit.js';
 import { waitUntil } from '../helpers/e2e.js';
-import { executorFor, marketOf, type ExecutorWorld, type WalletExecutor } from '../helpers/executorKit.js';
-import { balances, BONK, control, JUP, SOL, startTestSim, USDC } from '../helpers/sim.js';
+import { balances, BONK, control, JUP, SOL, USDC } from '../helpers/sim.js';
 
-const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 const JUPUSD = KNOWN_MINTS.find((m) => m.symbol === 'JupUSD')!.mint;
 
 describe('each product behind a hostile venue', { timeout: 300_000 }, () => {
-  let sim: RunningSimulator;
-  let hostile: HostileVenue;
-  let redis: Redis;
-  let world: ExecutorWorld;
-
-  beforeAll(async () => {
-    sim = await startTestSim();
-    hostile = await startHostileVenue(sim);
-    redis = new Redis(REDIS_URL, { maxRetriesPerRequest: 3 });
-    const coSigners = (await control<{ coSigners: string[] }>(sim, '/venue', undefined, 'GET')).coSigners;
-    // The keeper's venue and RPC are the hostile proxy; funding and the control API go to the simulator itself.
-    world = {
-      sim,
-      redis,
-      jup: createJupiterClient({ baseUrl: hostile.url, tier: 'off', retry: { retries: 0, baseDelayMs: 1, maxDelayMs: 1 } }),
-      rpc: new SolanaRpc(`${hostile.url}/rpc`),
-      coSigners,
-      prefix: `hostile-products-${randomUUID().slice(0, 8)}`,
-    };
-  });
-  afterAll(async () => {
-    if (redis) {
-      const keys = await redis.keys(`${world.prefix}:*`);
-      if (keys.length > 0) await redis.del(...keys);
-      redis.disconnect();
-    }
-    await hostile?.close();
-    await sim?.close();
-  });
-
-  const setup = async (tokens: Array<[string, bigint]>): Promise<WalletExecutor> => executorFor(world, { lamports: 2_000_000_000n, tokens, market: await marketOf(world, [SOL, USDC]) });
-
-  /** The lamports and every non-zero token balance of the wallet and of the stranger (whose empty accounts the venue opens to steal into). */
-  const holdings = async (s: WalletExecutor) => {
-    const of = async (address: string) => {
-      const b = await balances(sim, address);
-      return { lamports: b.lamports, tokens: Object.fromEntries(Object.entries(b.tokens).filter(([, amount]) => amount !== 0n)) };
-    };
-    return { wallet: await of(s.wallet.address), stranger: await of(hostile.stranger.publicKey.toBase58()) };
-  };
-
-  /** The one instruction of the product's program in a served transaction. */
-  const productIx = (tx: VersionedTransaction, product: ProductKind): RawInstruction => {
-    const found = TransactionMessage.decompile(tx.message).instructions.filter((ix) => ix.programId.toBase58() === PRODUCT_PROGRAM[product]);
-    expect(found).toHaveLength(1);
-    return rawInstruction(found[0]!);
-  };
-
-  /** Simulates a served transaction on the simulator (no signatures needed); returns what `account` gains, base units. */
-  async function simulatedGain(tx: VersionedTransaction, account: string): Promise<bigint> {
-    const res = await fetch(sim.rpcUrl, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'simulateTransaction', params: [Buffer.from(tx.serialize()).toString('base64'), { encoding: 'base64', sigVerify: false, accounts: { encoding: 'base64', addresses: [account] } }] }),
-    });
-    const json = (await res.json()) as { result: { value: { err: unknown; logs: string[]; accounts: Array<{ lamports: number; owner: string; data: [string, string] } | null> } } };
-    const v = json.result.value;
-    expect(v.err, `the hostile variant fails in simulation: ${v.logs.join('\n')}`).toBeNull();
-    const after = v.accounts[0];
-    const post = after ? readTokenAccount({ lamports: BigInt(after.lamports), owner: after.owner, data: Buffer.from(after.data[0], 'base64'), executable: false })?.amount ?? 0n : 0n;
-    const pre = sim.ctx.state.venue.chain.tokenAccount(new PublicKey(account))?.amount ?? 0n;
-    return post - pre;
-  }
-
-  /**
-   * Serves `attack` on the next build of `product` for the wallet and runs the intent: it must be real (`prove` on
-   * the served transaction), refused with the attack's product rule, and leave nothing signed and nothing moved.
-   */
-  async function refused(s: WalletExecutor, product: ProductKind, intent: Intent, attack: ProductAttack, prove: (served: VersionedTransaction, record: ProductAttackRecord) => Promise<void> | void): Promise<void> {
-    const rule = PRODUCT_PRIMARY_RULE[attack.kind];
-    const index = hostile.planProduct({ product, wallet: s.wallet.address, attack, count: 1 });
-    const before = await holdings(s);
-    const signedBefore = hostile.signatures({ signer: s.wallet.address }).length;
-    const { result, rec } = await s.run(intent);
-    const record = hostile.productAttacks().find((r) => r.rule === index);
-    expect(record, `the ${attack.kind} variant of ${product} was served`).toMatchObject({ served: true, product, landed: [] });
-    const served = VersionedTransaction.deserialize(Buffer.from(record!.transaction!, 'base64'));
-    await prove(served, record!);
-    expect(result).toEqual({ state: 'rejected' });
-    expect(rec.error?.code).toBe('GUARD_REFUSED');
-    expect(rec.error?.message).toContain(`${rule}: `);
-    expect(rec.signature).toBeNull();
-    expect(rec.signatures ?? []).toEqual([]);
-    expect(hostile.signatures({ signer: s.wallet.address })).toHaveLength(signedBefore);
-    expect(await holdings(s)).toEqual(before);
-    hostile.clearProductPlan();
-  }
-
-  /** Runs an intent through an honest venue: it must land with no guard violation. */
-  async function lands(s: WalletExecutor, intent: Intent) {
-    const run = await s.run(intent);
-    expect(s.reports.at(-1)?.violations).toEqual([]);
-    expect(run.result).toEqual({ state: 'landed' });
-    return run;
-  }
-
-  /** That the stranger gains exactly `amount` of `account` if the served transaction runs. */
-  const paysStranger = (amount: bigint) => async (tx: VersionedTransaction, r: ProductAttackRecord) => {
-    expect(r.strangerAccount).toBeDefined();
-    expect(sim.ctx.state.venue.chain.tokenAccount(new PublicKey(r.strangerAccount!))?.owner).toBe(hostile.stranger.publicKey.toBase58());
-    expect(await simulatedGain(tx, r.strangerAccount!)).toBe(amount);
-  };
+  const kit = useHostileProducts('hostile-products');
+  const { setup, productIx, simulatedGain, refused, lands, paysStranger, openMarkets } = kit;
 
   it('limit orders: an escrow, amount, price or mint not the intent\'s, and a cancel refunded to a stranger, are refused; the honest ones land', async () => {
     const s = await setup([[USDC, 100_000_000n]]);
@@ -155,7 +46,7 @@ describe('each product behind a hostile venue', { timeout: 300_000 }, () => {
     const cancel: Intent = { kind: 'trigger.cancel', order: String(placed.rec.quote?.order) };
     await refused(s, 'trigger.cancel', cancel, { kind: 'payout-stranger' }, paysStranger(20_000_000n));
     await lands(s, cancel);
-    expect((await balances(sim, s.wallet.address)).tokens[USDC]).toBe(100_000_000n);
+    expect((await balances(kit.sim, s.wallet.address)).tokens[USDC]).toBe(100_000_000n);
   });
 
   it('recurring orders: an escrow, amount or mint not the intent\'s, and a cancel refunded to a stranger, are refused; the honest ones land', async () => {
@@ -176,16 +67,16 @@ describe('each product behind a hostile venue', { timeout: 300_000 }, () => {
 
     // The venue's keeper buys the first slice at once, the second a day later: the refused cancel below compares the
     // wallet before and after, so it waits for that first purchase (on a loaded machine it came in between).
-    const open = async () => (await world.jup.recurring.getOrders({ user: s.wallet.address, orderStatus: 'active', recurringType: 'time' })).orders;
+    const open = async () => (await kit.world.jup.recurring.getOrders({ user: s.wallet.address, orderStatus: 'active', recurringType: 'time' })).orders;
     await waitUntil('the first slice bought', async () => (await open())[0]?.rawInUsed === 100_000_000n, 30_000);
     const [order] = await open();
     const cancel: Intent = { kind: 'recurring.cancel', order: order!.orderKey };
     await refused(s, 'recurring.cancel', cancel, { kind: 'payout-stranger' }, async (tx, r) => {
       // The stranger would get what the order still holds (the slices not bought yet; the keeper may have bought one).
-      expect(sim.ctx.state.venue.chain.tokenAccount(new PublicKey(r.strangerAccount!))?.owner).toBe(hostile.stranger.publicKey.toBase58());
+      expect(kit.sim.ctx.state.venue.chain.tokenAccount(new PublicKey(r.strangerAccount!))?.owner).toBe(kit.hostile.stranger.publicKey.toBase58());
       const gain = await simulatedGain(tx, r.strangerAccount!);
       expect(gain).toBeGreaterThan(0n);
-      expect(gain).toBeLessThanOrEqual(sim.ctx.state.venue.chain.tokenAccount(new PublicKey(escrowOf(tx)))?.amount ?? 0n);
+      expect(gain).toBeLessThanOrEqual(kit.sim.ctx.state.venue.chain.tokenAccount(new PublicKey(escrowOf(tx)))?.amount ?? 0n);
     });
     await lands(s, cancel);
   });
@@ -215,7 +106,7 @@ describe('each product behind a hostile venue', { timeout: 300_000 }, () => {
       expect(d?.name === 'withdraw' && d.accounts.mint).toBe(SOL);
     });
     await lands(s, withdraw);
-    expect((await balances(sim, s.wallet.address)).tokens[USDC]).toBe(75_000_000n);
+    expect((await balances(kit.sim, s.wallet.address)).tokens[USDC]).toBe(75_000_000n);
   });
 
   it('prediction: an escrow, deposit, side, market, limit or mint not the intent\'s, a sell beyond it, and a close or claim paid to a stranger, are refused; the honest ones land', async () => {
@@ -237,32 +128,32 @@ describe('each product behind a hostile venue', { timeout: 300_000 }, () => {
     await refused(s, 'prediction.buy', buy, { kind: 'price-limit', microUsd: 990_000n }, (tx) => expect(order(tx).args.maxFillPriceUsd).toBeGreaterThan(buy.maxPriceMicroUsd));
     await refused(s, 'prediction.buy', buy, { kind: 'mint', mint: JUPUSD }, (tx) => expect(order(tx).accounts.settlementMint).toBe(JUPUSD));
     await lands(s, buy);
-    const [bought] = (await world.jup.prediction.getPredictionOrders({ ownerPubkey: s.wallet.address })).data;
-    await control(sim, '/orders/fill', { order: bought!.pubkey });
-    const [position] = (await world.jup.prediction.getPredictionPositions({ ownerPubkey: s.wallet.address })).data;
+    const [bought] = (await kit.world.jup.prediction.getPredictionOrders({ ownerPubkey: s.wallet.address })).data;
+    await control(kit.sim, '/orders/fill', { order: bought!.pubkey });
+    const [position] = (await kit.world.jup.prediction.getPredictionPositions({ ownerPubkey: s.wallet.address })).data;
 
     const sell: Extract<Intent, { kind: 'prediction.sell' }> = { kind: 'prediction.sell', positionPubkey: position!.pubkey, contractsMicro: 2_000_000n, minPriceMicroUsd: 10_000n };
     await refused(s, 'prediction.sell', sell, { kind: 'amount' }, (tx) => expect(order(tx, 'prediction.sell').args).toMatchObject({ isBuy: false, contracts: 4_000_000n }));
     await refused(s, 'prediction.sell', sell, { kind: 'price-limit', microUsd: 1n }, (tx) => expect(order(tx, 'prediction.sell').args.maxFillPriceUsd).toBeLessThan(sell.minPriceMicroUsd));
     await lands(s, sell);
-    const [selling] = (await world.jup.prediction.getPredictionOrders({ ownerPubkey: s.wallet.address })).data;
-    await control(sim, '/orders/fill', { order: selling!.pubkey });
+    const [selling] = (await kit.world.jup.prediction.getPredictionOrders({ ownerPubkey: s.wallet.address })).data;
+    await control(kit.sim, '/orders/fill', { order: selling!.pubkey });
 
     // An unfilled buy in the other market, closed: its deposit would be refunded to the stranger.
     await lands(s, { ...buy, marketId: other!.marketId, depositAmount: 6_000_000n });
-    const [unfilled] = (await world.jup.prediction.getPredictionOrders({ ownerPubkey: s.wallet.address })).data;
+    const [unfilled] = (await kit.world.jup.prediction.getPredictionOrders({ ownerPubkey: s.wallet.address })).data;
     const close: Intent = { kind: 'prediction.closeOrder', orderPubkey: unfilled!.pubkey };
     await refused(s, 'prediction.closeOrder', close, { kind: 'payout-stranger' }, paysStranger(6_000_000n));
     await lands(s, close);
 
-    await control(sim, '/prediction/resolve', { marketId: m!.marketId, result: 'yes' });
-    const held = (await world.jup.prediction.getPredictionPosition({ positionPubkey: position!.pubkey })).contractsMicro!;
+    await control(kit.sim, '/prediction/resolve', { marketId: m!.marketId, result: 'yes' });
+    const held = (await kit.world.jup.prediction.getPredictionPosition({ positionPubkey: position!.pubkey })).contractsMicro!;
     const claim: Intent = { kind: 'prediction.claim', positionPubkey: position!.pubkey };
     // $1 a contract: micro-contracts are USDC base units.
     await refused(s, 'prediction.claim', claim, { kind: 'payout-stranger' }, paysStranger(held));
-    const usdc = (await balances(sim, s.wallet.address)).tokens[USDC]!;
+    const usdc = (await balances(kit.sim, s.wallet.address)).tokens[USDC]!;
     await lands(s, claim);
-    expect((await balances(sim, s.wallet.address)).tokens[USDC]! - usdc).toBe(held);
+    expect((await balances(kit.sim, s.wallet.address)).tokens[USDC]! - usdc).toBe(held);
   });
 
   it('send: an escrow, amount or mint not the intent\'s, and a clawback returned to a stranger, are refused; the honest ones land', async () => {
@@ -280,12 +171,12 @@ describe('each product behind a hostile venue', { timeout: 300_000 }, () => {
     });
     await refused(s, 'send', intent, { kind: 'mint', mint: SOL }, (tx) => expect(init(tx).accounts.mint).toBe(SOL));
     await lands(s, intent);
-    const [pending] = (await world.jup.send.getPendingInvites({ address: s.wallet.address })).invites;
+    const [pending] = (await kit.world.jup.send.getPendingInvites({ address: s.wallet.address })).invites;
 
     const clawback: Intent = { kind: 'send.clawback', invitePda: pending!.invitePda };
     await refused(s, 'send.clawback', clawback, { kind: 'payout-stranger' }, paysStranger(12_000_000n));
     await lands(s, clawback);
-    expect((await balances(sim, s.wallet.address)).tokens[USDC]).toBe(50_000_000n);
+    expect((await balances(kit.sim, s.wallet.address)).tokens[USDC]).toBe(50_000_000n);
   });
 
   /** The escrow a served closeDca names (the order's token account of the input mint). */
@@ -293,19 +184,5 @@ describe('each product behind a hostile venue', { timeout: 300_000 }, () => {
     const d = decodeRecurringInstruction(productIx(tx, 'recurring.cancel'));
     if (d?.name !== 'closeDca') throw new Error('no closeDca');
     return d.accounts.inAta;
-  }
-
-  /** Markets handed out so far. */
-  const taken = new Set<string>();
-  /** `n` open politics markets quoted on both sides below $0.90. */
-  async function openMarkets(n: number): Promise<Market[]> {
-    const page = await world.jup.prediction.getEvents({ includeMarkets: true, category: 'politics' });
-    const found = page.data
-      .flatMap((e) => e.markets)
-      .filter((x) => !taken.has(x.marketId) && x.isTradable && x.pricing.buyYesPriceUsd !== null && x.pricing.buyYesPriceUsd < 900_000n && x.pricing.buyNoPriceUsd !== null)
-      .slice(0, n);
-    expect(found).toHaveLength(n);
-    for (const x of found) taken.add(x.marketId);
-    return found;
   }
 });

@@ -1,7 +1,8 @@
 // The product side of the hostile venue (test/helpers/hostileVenue.ts): plans which product builds to attack (by
 // product and wallet), rewrites the simulator's answer with a product attack (hostileProducts.ts) and records what it
-// served, so that the venue can land what the wallet would sign of it.
-import { PublicKey, VersionedTransaction, type Keypair } from '@solana/web3.js';
+// served, so that the venue can land what the wallet would sign of it. A rule may serve its transaction with an
+// address lookup table (hostileLookupTables.ts) created by an authority of the proxy's own.
+import { Keypair, PublicKey, VersionedTransaction } from '@solana/web3.js';
 import type { Venue } from '../../src/sim/venue.js';
 import { productRequest, rewriteProductTransaction, transactionField, type ProductAttack, type ProductKind } from './hostileProducts.js';
 
@@ -12,6 +13,8 @@ export interface ProductAttackRule {
   attack: ProductAttack;
   /** Attack at most this many builds (unlimited when omitted). */
   count?: number;
+  /** Serve the rewrite as v0 with a lookup table created on the simulator's chain for it. */
+  lookupTable?: boolean;
 }
 
 /** A product attack the venue served (or tried to). */
@@ -31,6 +34,10 @@ export interface ProductAttackRecord {
   message?: string;
   description?: string;
   strangerAccount?: string;
+  /** The account the money goes into instead (an account created, an escrow of someone else's, the vault). */
+  target?: string;
+  /** The lookup table the served transaction loads accounts from. */
+  table?: string;
   /** Signatures of it that landed (the wallet signed it). */
   landed: string[];
 }
@@ -58,6 +65,8 @@ export function createProductProxy(venue: () => Venue, stranger: Keypair): Produ
   const rules: Array<ProductAttackRule & { index: number; used: number }> = [];
   const records: ProductAttackRecord[] = [];
   const byMessage = new Map<string, ProductAttackRecord>();
+  // Creates and pays for the lookup tables (neither the wallet nor the stranger, whose balances tests compare).
+  const tables = Keypair.generate();
   // Indexes stay unique across clearPlan, so that a record names the one rule that served it.
   let next = 0;
   return {
@@ -92,10 +101,10 @@ export function createProductProxy(venue: () => Venue, stranger: Keypair): Produ
         const field = transactionField(request.product);
         const honest = built[field];
         if (typeof honest !== 'string' || honest === '') throw new Error(`the simulator built no transaction: ${answer.body.slice(0, 200)}`);
-        const rewrite = rewriteProductTransaction(VersionedTransaction.deserialize(Buffer.from(honest, 'base64')), request.product, rule.attack, { venue: venue(), wallet: new PublicKey(request.wallet), stranger });
+        const rewrite = rewriteProductTransaction(VersionedTransaction.deserialize(Buffer.from(honest, 'base64')), request.product, rule.attack, { venue: venue(), wallet: new PublicKey(request.wallet), stranger, lookupTable: rule.lookupTable ? { authority: tables } : undefined });
         const served = Buffer.from(rewrite.tx.serialize()).toString('base64');
         const message = Buffer.from(rewrite.tx.message.serialize()).toString('base64');
-        Object.assign(record, { served: true, honest, transaction: served, message, description: rewrite.description, strangerAccount: rewrite.strangerAccount });
+        Object.assign(record, { served: true, honest, transaction: served, message, description: rewrite.description, strangerAccount: rewrite.strangerAccount, target: rewrite.target, table: rewrite.table });
         byMessage.set(message, record);
         return { ...answer, body: JSON.stringify({ ...built, [field]: served }) };
       } catch (err) {

@@ -3,19 +3,19 @@
 // registered for what changed, so the keeper still co-signs) but moves the wallet's funds or rights somewhere the
 // intent never asked for, or carries other terms than the intent's in the product's own instruction. The terms are
 // rewritten with the same program layouts the venue writes and the guard reads (src/jupiter/programs).
-import { PublicKey, SystemProgram, TransactionInstruction, TransactionMessage, VersionedTransaction, type Keypair } from '@solana/web3.js';
-import { ASSOCIATED_TOKEN_PROGRAM_ID, getAssociatedTokenAddressSync } from '@solana/spl-token';
+import { PublicKey, TransactionMessage, VersionedTransaction, type Keypair, type TransactionInstruction } from '@solana/web3.js';
 import { decodeLendInstruction, DEPOSIT_ACCOUNTS, LEND_PROGRAM, WITHDRAW_ACCOUNTS } from '../../src/jupiter/programs/lend.js';
 import type { RawInstruction } from '../../src/jupiter/programs/instruction.js';
 import { CREATE_ORDER_ACCOUNTS, createOrderData, decodePredictionInstruction, PREDICTION_PROGRAM } from '../../src/jupiter/programs/prediction.js';
 import { decodeRecurringInstruction, OPEN_DCA_V2_ACCOUNTS, openDcaV2Data, RECURRING_PROGRAM } from '../../src/jupiter/programs/recurring.js';
 import { decodeSendInstruction, INITIALIZE_TOKEN_ACCOUNTS, initializeTokenData, SEND_PROGRAM } from '../../src/jupiter/programs/send.js';
 import { decodeTriggerInstruction, INITIALIZE_ORDER_ACCOUNTS, initializeOrderData, TRIGGER_PROGRAM } from '../../src/jupiter/programs/trigger.js';
-import { WSOL_MINT } from '../../src/lib/mints.js';
-import { tokenProgramId } from '../../src/sim/catalog.js';
 import { instructionHash } from '../../src/sim/chain/tickets.js';
 import type { Venue } from '../../src/sim/venue.js';
-import type { GuardRuleName } from './hostileAttacks.js';
+import type { GuardRule } from '../../src/solana/guardTypes.js';
+import { applyEscrowAttack, ESCROW_PRIMARY_RULE, escrowOf, isEscrowAttack, type EscrowAttack } from './hostileEscrowAttacks.js';
+import { depositInto, strangerAccount, substitute, withAccount, withData, withTransferAmount } from './hostileInstructions.js';
+import { compileWithLookupTable } from './hostileLookupTables.js';
 
 /** The intent kinds whose transactions carry a product program's instruction. */
 export type ProductKind =
@@ -25,6 +25,8 @@ export type ProductKind =
   | 'recurring.cancel'
   | 'lend.deposit'
   | 'lend.withdraw'
+  | 'lend.mint'
+  | 'lend.redeem'
   | 'prediction.buy'
   | 'prediction.sell'
   | 'prediction.closeOrder'
@@ -50,11 +52,17 @@ export type ProductAttack =
   | { kind: 'price-limit'; microUsd: bigint }
   /** A refund, payout or withdrawal paid to the stranger's token account instead of the wallet's. */
   | { kind: 'payout-stranger' }
-  /** A lend deposit's shares minted to the stranger's token account of the share token. */
-  | { kind: 'share-stranger' };
+  /** A lend deposit's (or mint's) shares minted to the stranger's token account of the share token, which the instruction names. */
+  | { kind: 'share-stranger' }
+  /** The lies in the movements beside the product instruction, or in the accounts it names (hostileEscrowAttacks.ts). */
+  | EscrowAttack;
+
+/** A product attack that the guard must refuse (every one but re-serving the honest transaction). */
+export type RefusedProductAttack = Exclude<ProductAttack, { kind: 'honest' }>;
 
 /** The rule that names each product attack: the one a refusal must list (more may be listed). */
-export const PRODUCT_PRIMARY_RULE: Record<ProductAttack['kind'], GuardRuleName> = {
+export const PRODUCT_PRIMARY_RULE: Record<RefusedProductAttack['kind'], GuardRule> = {
+  ...ESCROW_PRIMARY_RULE,
   'escrow-stranger': 'product-escrow',
   amount: 'product-amount',
   'taking-amount': 'product-amount',
@@ -74,6 +82,8 @@ export const PRODUCT_PROGRAM: Record<ProductKind, string> = {
   'recurring.cancel': RECURRING_PROGRAM.toBase58(),
   'lend.deposit': LEND_PROGRAM.toBase58(),
   'lend.withdraw': LEND_PROGRAM.toBase58(),
+  'lend.mint': LEND_PROGRAM.toBase58(),
+  'lend.redeem': LEND_PROGRAM.toBase58(),
   'prediction.buy': PREDICTION_PROGRAM.toBase58(),
   'prediction.sell': PREDICTION_PROGRAM.toBase58(),
   'prediction.closeOrder': PREDICTION_PROGRAM.toBase58(),
@@ -87,6 +97,8 @@ export interface ProductRewriteContext {
   venue: Venue;
   wallet: PublicKey;
   stranger: Keypair;
+  /** Compile the rewrite as v0 with a lookup table this authority creates on the simulator's chain (hostileLookupTables.ts). */
+  lookupTable?: { authority: Keypair } | undefined;
 }
 
 /** A rewritten product transaction. */
@@ -96,6 +108,10 @@ export interface ProductRewrite {
   description: string;
   /** The stranger's token account the attack pays into, when it moves funds or shares to the stranger. */
   strangerAccount?: string;
+  /** The account the money goes into instead (an account created, an escrow of someone else's, the vault). */
+  target?: string;
+  /** The lookup table the transaction loads accounts from, when compiled with one. */
+  table?: string;
 }
 
 /** Which product a venue request builds and for which wallet; undefined for any other request. */
@@ -110,6 +126,8 @@ export function productRequest(method: string, path: string, body: Record<string
   if (method === 'POST' && path === '/recurring/v1/cancelOrder') return { product: 'recurring.cancel', wallet: s('user') };
   if (method === 'POST' && path === '/lend/v1/earn/deposit') return { product: 'lend.deposit', wallet: s('signer') };
   if (method === 'POST' && path === '/lend/v1/earn/withdraw') return { product: 'lend.withdraw', wallet: s('signer') };
+  if (method === 'POST' && path === '/lend/v1/earn/mint') return { product: 'lend.mint', wallet: s('signer') };
+  if (method === 'POST' && path === '/lend/v1/earn/redeem') return { product: 'lend.redeem', wallet: s('signer') };
   if (method === 'POST' && path === '/prediction/v1/orders') return { product: body.isBuy === true ? 'prediction.buy' : 'prediction.sell', wallet: s('ownerPubkey') };
   if (method === 'DELETE' && path === '/prediction/v1/orders') return { product: 'prediction.closeOrder', wallet: s('ownerPubkey') };
   if (method === 'POST' && /^\/prediction\/v1\/positions\/[^/]+\/claim$/.test(path)) return { product: 'prediction.claim', wallet: s('ownerPubkey') };
@@ -125,8 +143,8 @@ export function transactionField(product: ProductKind): 'transaction' | 'tx' {
 
 /**
  * Rewrites a product transaction the simulator built (v0, no lookup tables) for an attack, with the same blockhash
- * and payer, unsigned, and registers a ticket for the changed instructions wherever the original had one. Throws
- * when the attack does not apply to the product.
+ * and payer, unsigned (compiled with a new lookup table when the context asks for one), and registers a ticket for
+ * the changed instructions wherever the original had one. Throws when the attack does not apply to the product.
  */
 export function rewriteProductTransaction(original: VersionedTransaction, product: ProductKind, attack: ProductAttack, ctx: ProductRewriteContext): ProductRewrite {
   if (original.message.addressTableLookups.length > 0) throw new Error('the hostile venue rewrites only transactions without lookup tables');
@@ -137,7 +155,7 @@ export function rewriteProductTransaction(original: VersionedTransaction, produc
   if (at < 0) throw new Error(`the ${product} transaction has no instruction of ${PRODUCT_PROGRAM[product]}`);
   const programIx = instructions[at]!;
   const raw: RawInstruction = { programId: programIx.programId.toBase58(), accounts: programIx.keys.map((k) => k.pubkey.toBase58()), data: programIx.data };
-  const result: Omit<ProductRewrite, 'tx'> = { description: attack.kind };
+  let result: Omit<ProductRewrite, 'tx'> = { description: attack.kind };
   const { venue, stranger } = ctx;
   const unsupported = (): never => {
     throw new Error(`the ${attack.kind} attack does not apply to ${product}`);
@@ -163,8 +181,8 @@ export function rewriteProductTransaction(original: VersionedTransaction, produc
       break;
     }
     case 'share-stranger': {
-      const d = product === 'lend.deposit' ? decodeLendInstruction(raw) : unsupported();
-      if (d?.name !== 'deposit') throw new Error('no lend deposit instruction');
+      const d = product === 'lend.deposit' || product === 'lend.mint' ? decodeLendInstruction(raw) : unsupported();
+      if (d?.name !== 'deposit' && d?.name !== 'mint') throw new Error('no lend deposit or mint instruction');
       const shareMint = d.accounts.fTokenMint;
       const theirs = strangerAccount(venue, stranger.publicKey, shareMint, d.accounts.tokenProgram);
       substitute(instructions, d.accounts.recipientTokenAccount, theirs);
@@ -203,44 +221,16 @@ export function rewriteProductTransaction(original: VersionedTransaction, produc
       result.description = attack.kind === 'side' ? `the order buys ${args.isYes ? 'YES' : 'NO'}` : attack.kind === 'market' ? `the order is in market ${args.marketId}` : `the order's price bound is ${args.maxFillPriceUsd} micro-USD`;
       break;
     }
+    default:
+      if (!isEscrowAttack(attack)) unsupported();
+      result = applyEscrowAttack(attack, instructions, { product, program: programIx.programId, raw, at, venue, wallet: ctx.wallet, stranger });
   }
 
   retargetTicket(venue, original, before, instructions);
-  const message = new TransactionMessage({ payerKey: decompiled.payerKey, recentBlockhash: decompiled.recentBlockhash, instructions }).compileToV0Message();
-  return { tx: new VersionedTransaction(message), ...result };
-}
-
-/** The escrow a creating product's instruction names, and its mint. */
-function escrowOf(product: ProductKind, raw: RawInstruction): { escrow: string; mint: string } {
-  switch (product) {
-    case 'trigger.create': {
-      const d = decodeTriggerInstruction(raw);
-      if (d?.name === 'initializeOrder') return { escrow: d.accounts.reserve, mint: d.accounts.inputMint };
-      break;
-    }
-    case 'recurring.create': {
-      const d = decodeRecurringInstruction(raw);
-      if (d?.name === 'openDcaV2') return { escrow: d.accounts.inAta, mint: d.accounts.inputMint };
-      break;
-    }
-    case 'lend.deposit': {
-      const d = decodeLendInstruction(raw);
-      if (d?.name === 'deposit') return { escrow: d.accounts.vault, mint: d.accounts.mint };
-      break;
-    }
-    case 'prediction.buy': {
-      const d = decodePredictionInstruction(raw);
-      if (d?.name === 'createOrder') return { escrow: d.accounts.orderAta, mint: d.accounts.settlementMint };
-      break;
-    }
-    case 'send': {
-      const d = decodeSendInstruction(raw);
-      if (d?.name === 'initializeToken') return { escrow: d.accounts.escrow, mint: d.accounts.mint };
-      break;
-    }
-    default:
-  }
-  throw new Error(`${product} escrows nothing (or its instruction is not the expected one)`);
+  const parts = { payerKey: decompiled.payerKey, recentBlockhash: decompiled.recentBlockhash, instructions };
+  if (!ctx.lookupTable) return { tx: new VersionedTransaction(new TransactionMessage(parts).compileToV0Message()), ...result };
+  const { message, table } = compileWithLookupTable(venue, ctx.lookupTable.authority, parts);
+  return { tx: new VersionedTransaction(message), ...result, description: `${result.description} (accounts from lookup table ${table.toBase58()})`, table: table.toBase58() };
 }
 
 /** The wallet's token account a product's instruction pays into (a refund, payout, withdrawal). */
@@ -256,9 +246,10 @@ function payoutOf(product: ProductKind, raw: RawInstruction): string {
       if (d?.name === 'closeDca') return d.accounts.userInAta;
       break;
     }
-    case 'lend.withdraw': {
+    case 'lend.withdraw':
+    case 'lend.redeem': {
       const d = decodeLendInstruction(raw);
-      if (d?.name === 'withdraw') return d.accounts.recipientTokenAccount;
+      if (d?.name === 'withdraw' || d?.name === 'redeem') return d.accounts.recipientTokenAccount;
       break;
     }
     case 'prediction.closeOrder':
@@ -285,8 +276,10 @@ function mintIndex(product: ProductKind): number | undefined {
     case 'recurring.create':
       return OPEN_DCA_V2_ACCOUNTS.indexOf('outputMint');
     case 'lend.deposit':
+    case 'lend.mint':
       return DEPOSIT_ACCOUNTS.indexOf('mint');
     case 'lend.withdraw':
+    case 'lend.redeem':
       return WITHDRAW_ACCOUNTS.indexOf('mint');
     case 'prediction.buy':
       return CREATE_ORDER_ACCOUNTS.indexOf('settlementMint');
@@ -323,9 +316,12 @@ function changeAmount(product: ProductKind, raw: RawInstruction, instructions: T
       break;
     }
     case 'lend.deposit':
-    case 'lend.withdraw': {
+    case 'lend.withdraw':
+    case 'lend.mint':
+    case 'lend.redeem': {
+      // A mint's or redemption's amount is its shares: the instruction's alone is raised (the asset moved is the venue's sum).
       const d = decodeLendInstruction(raw);
-      if (d?.name !== 'deposit' && d?.name !== 'withdraw') throw new Error('no lend deposit or withdraw instruction');
+      if (d?.name === 'other' || d === undefined) throw new Error('no lend instruction');
       [was, now] = [d.amount, up(d.amount)];
       if (d.name === 'deposit') escrow = d.accounts.vault;
       const data = Buffer.from(ix.data);
@@ -361,60 +357,15 @@ function changeAmount(product: ProductKind, raw: RawInstruction, instructions: T
   return `the ${product} amount is ${now} instead of ${was}${escrow !== undefined ? ', and the deposit with it' : ''}`;
 }
 
-/** Whether an instruction is a system transfer or an SPL transferChecked into `escrow`. */
-function depositInto(ix: TransactionInstruction, escrow: string): boolean {
-  if (ix.programId.equals(SystemProgram.programId)) return ix.data.length >= 12 && ix.data.readUInt32LE(0) === 2 && ix.keys[1]?.pubkey.toBase58() === escrow;
-  return isTokenProgram(ix.programId) && ix.data[0] === 12 && ix.keys[2]?.pubkey.toBase58() === escrow;
-}
-
-function withTransferAmount(ix: TransactionInstruction, amount: bigint): TransactionInstruction {
-  const data = Buffer.from(ix.data);
-  data.writeBigUInt64LE(amount, ix.programId.equals(SystemProgram.programId) ? 4 : 1);
-  return withData(ix, data);
-}
-
-function isTokenProgram(p: PublicKey): boolean {
-  return p.toBase58() === 'TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA' || p.toBase58() === 'TokenzQdBNbLqP5VEhdkAS6EPFLC1PHnBqCXEpPxuEb';
-}
-
-function withData(ix: TransactionInstruction, data: Buffer): TransactionInstruction {
-  return new TransactionInstruction({ programId: ix.programId, keys: ix.keys, data });
-}
-
-function withAccount(ix: TransactionInstruction, index: number, key: PublicKey): TransactionInstruction {
-  return new TransactionInstruction({ programId: ix.programId, keys: ix.keys.map((k, i) => (i === index ? { ...k, pubkey: key } : k)), data: ix.data });
-}
-
-/**
- * Replaces an account everywhere but in associated-token-account instructions (whose address is derived from the
- * others, so a replaced one would not create anything): the product instruction and the moves beside it.
- */
-function substitute(instructions: TransactionInstruction[], from: string, to: PublicKey): void {
-  instructions.forEach((ix, i) => {
-    if (ix.programId.equals(ASSOCIATED_TOKEN_PROGRAM_ID)) return;
-    if (!ix.keys.some((k) => k.pubkey.toBase58() === from)) return;
-    instructions[i] = new TransactionInstruction({ programId: ix.programId, keys: ix.keys.map((k) => (k.pubkey.toBase58() === from ? { ...k, pubkey: to } : k)), data: ix.data });
-  });
-}
-
-/** The stranger's associated token account of a mint, opened (empty) beforehand as a thief's account would be. */
-function strangerAccount(venue: Venue, stranger: PublicKey, mint: string, program?: string): PublicKey {
-  const token = venue.token(mint);
-  const tokenProgram = program ?? (token ? tokenProgramId(token) : venue.chain.account(new PublicKey(mint))?.owner.toBase58());
-  if (!tokenProgram) throw new Error(`no token program for ${mint}`);
-  const address = getAssociatedTokenAddressSync(new PublicKey(mint), stranger, true, new PublicKey(tokenProgram));
-  if (!venue.chain.account(address)) venue.chain.createTokenAccount(address, { mint: new PublicKey(mint), owner: stranger, amount: 0n, program: tokenProgram, native: mint === WSOL_MINT });
-  return address;
-}
-
 /**
  * Registers a copy of the keeper's (or vault's) ticket of the original transaction for the rewritten one: the
  * instructions it kept and every changed one required, so that the co-signer would still sign what the wallet signs.
- * Nothing when the original needs no co-signer.
+ * Nothing when the original or the rewrite needs no co-signer.
  */
 function retargetTicket(venue: Venue, original: VersionedTransaction, before: TransactionInstruction[], after: TransactionInstruction[]): void {
   const ticket = venue.tickets.match(original, venue.clock.now());
-  if (!ticket) return;
+  // A rewrite that no longer asks for the co-signer's signature (the payment it signed is gone) lands without it.
+  if (!ticket || !after.some((ix) => ix.keys.some((k) => k.isSigner && k.pubkey.equals(ticket.cosigner.publicKey)))) return;
   const beforeHashes = new Set(before.map(instructionHash));
   const afterHashes = after.map(instructionHash);
   const kept = ticket.required.filter((h) => afterHashes.includes(h));

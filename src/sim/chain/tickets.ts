@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { TransactionMessage, type Keypair, type TransactionInstruction, type VersionedTransaction } from '@solana/web3.js';
+import { AddressLookupTableAccount, AddressLookupTableProgram, TransactionMessage, type AccountInfo, type Keypair, type PublicKey, type TransactionInstruction, type VersionedTransaction } from '@solana/web3.js';
 import type { LedgerRecord } from './chain.js';
 
 /**
@@ -36,16 +36,43 @@ export function instructionHash(ix: TransactionInstruction): string {
   return h.digest('hex');
 }
 
-/** The decompiled instructions of a v0 transaction without lookup tables. */
-export function instructionsOf(tx: VersionedTransaction): TransactionInstruction[] {
-  if (tx.message.addressTableLookups.length > 0) return [];
-  return TransactionMessage.decompile(tx.message).instructions;
+/** Reads an account as the chain holds it now (null when there is none). */
+export type AccountReader = (address: PublicKey) => AccountInfo<Uint8Array> | null;
+
+/**
+ * The decompiled instructions of a transaction: with lookup tables, their addresses read with `read`, as the
+ * runtime loads them (a co-signer judges what the transaction does, whichever way its accounts are listed). None
+ * when a table is missing, not one, or too short for the indexes used (the runtime refuses such a transaction),
+ * or when there are tables and nothing to read them with.
+ */
+export function instructionsOf(tx: VersionedTransaction, read?: AccountReader): TransactionInstruction[] {
+  const lookups = tx.message.addressTableLookups;
+  if (lookups.length === 0) return TransactionMessage.decompile(tx.message).instructions;
+  if (!read) return [];
+  const tables: AddressLookupTableAccount[] = [];
+  for (const lookup of lookups) {
+    const account = read(lookup.accountKey);
+    if (!account?.owner.equals(AddressLookupTableProgram.programId)) return [];
+    try {
+      tables.push(new AddressLookupTableAccount({ key: lookup.accountKey, state: AddressLookupTableAccount.deserialize(account.data) }));
+    } catch {
+      return [];
+    }
+  }
+  try {
+    return TransactionMessage.decompile(tx.message, { addressLookupTableAccounts: tables }).instructions;
+  } catch {
+    return [];
+  }
 }
 
 /** Live tickets, looked up by the hashes of their instructions. */
 export class TicketBook {
   private readonly tickets = new Map<string, Ticket>();
   private readonly byInstruction = new Map<string, string>();
+
+  /** `read` resolves the lookup tables of the transactions matched (without it, a transaction with tables matches nothing). */
+  constructor(private readonly read?: AccountReader) {}
 
   add(ticket: Ticket): void {
     this.tickets.set(ticket.id, ticket);
@@ -65,7 +92,7 @@ export class TicketBook {
    * funds by CPI only; nobody can append that.
    */
   match(tx: VersionedTransaction, nowMs: number): Ticket | undefined {
-    const instructions = instructionsOf(tx).map((ix) => ({ ix, hash: instructionHash(ix) }));
+    const instructions = instructionsOf(tx, this.read).map((ix) => ({ ix, hash: instructionHash(ix) }));
     const hashes = new Set(instructions.map((i) => i.hash));
     for (const h of hashes) {
       const id = this.byInstruction.get(h);
@@ -78,7 +105,7 @@ export class TicketBook {
 
   /** Whether a ticket may co-sign a transaction: all its instructions there, none borrowing its co-signer (see match). */
   covers(t: Ticket, tx: VersionedTransaction): boolean {
-    const instructions = instructionsOf(tx).map((ix) => ({ ix, hash: instructionHash(ix) }));
+    const instructions = instructionsOf(tx, this.read).map((ix) => ({ ix, hash: instructionHash(ix) }));
     const hashes = new Set(instructions.map((i) => i.hash));
     return t.required.every((r) => hashes.has(r)) && !borrows(t, instructions);
   }

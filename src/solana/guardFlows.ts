@@ -108,9 +108,10 @@ export function checkFlows(events: readonly TracedEvent[], pre: AccountStates, p
   };
   const walletHolds = (address: string): boolean => address === wallet || holding(address)?.owner === wallet;
   const payers = new Set(p.product?.payers ?? []);
+  const ownMints = new Set(p.product?.ownMints ?? []);
   const violations: FlowViolation[] = [];
   const outflows: Outflow[] = [];
-  const paidOut: Array<{ from: string; to: string; amount: bigint | null; mint: string }> = [];
+  const paidOut: Array<{ from: string; to: string; amount: bigint | null; mint: string; minted?: boolean }> = [];
 
   for (const e of events) {
     switch (e.kind) {
@@ -131,6 +132,9 @@ export function checkFlows(events: readonly TracedEvent[], pre: AccountStates, p
         if (h?.owner === wallet) outflows.push({ asset: h.mint, to: null, amount: e.amount, via: 'burn', top: e.top });
         break;
       }
+      case 'mint':
+        if (ownMints.has(e.mint)) paidOut.push({ from: `the mint ${e.mint}`, to: e.to, amount: e.amount, mint: e.mint, minted: true });
+        break;
       case 'init':
         closedTo.delete(e.account);
         holdings.set(e.account, { mint: e.mint, owner: e.owner, native: e.mint === WSOL_MINT });
@@ -210,9 +214,15 @@ export function checkFlows(events: readonly TracedEvent[], pre: AccountStates, p
     violations.push({ rule: 'destination', message: `${what} would go from the wallet to ${to}, which the intent does not allow${named}` });
   }
   // A payout's source (an escrow, a vault) pays only the wallet, or the venue's declared co-signer that forwards it
-  // (the simulator's keeper unwraps SOL that way); whether the wallet got it all is the payout rules' to judge.
+  // (the simulator's keeper unwraps SOL that way); whether the wallet got it all is the payout rules' to judge. The
+  // share token a deposit mints goes to the wallet alone.
   for (const out of paidOut) {
-    if (endsWithWallet(out.to) || p.counterparties.has(holding(out.to)?.owner ?? out.to)) continue;
+    if (endsWithWallet(out.to)) continue;
+    if (out.minted) {
+      violations.push({ rule: 'payout-destination', message: `${out.amount} base units of ${out.mint} would be minted into ${out.to}, not the wallet's own account (diluting what the wallet holds of it)` });
+      continue;
+    }
+    if (p.counterparties.has(holding(out.to)?.owner ?? out.to)) continue;
     const what = out.amount === null ? `everything in ${out.from} (mint ${out.mint}), closed,` : `${out.amount} base units of ${out.mint} from ${out.from}`;
     violations.push({ rule: 'payout-destination', message: `${what} would go to ${out.to}, not the wallet's own account` });
   }

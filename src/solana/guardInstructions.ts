@@ -17,6 +17,8 @@ export type FlowEvent =
   /** A token transfer out of `from` (a token account). */
   | { kind: 'tokens'; from: string; to: string; amount: bigint }
   | { kind: 'burn'; account: string; amount: bigint }
+  /** New tokens of `mint` minted into `to` (a token account). */
+  | { kind: 'mint'; mint: string; to: string; amount: bigint }
   /** A token account closed: its lamports (and wrapped SOL) go to `destination`. */
   | { kind: 'close'; account: string; destination: string }
   /** A token account initialised for `owner`. */
@@ -38,8 +40,6 @@ const TOKEN_PROGRAMS = new Set<string>([PROGRAM_IDS.splToken, PROGRAM_IDS.token2
 const HARMLESS_TOKEN = new Set<number>([
   TokenInstruction.InitializeMint,
   TokenInstruction.InitializeMint2,
-  TokenInstruction.MintTo,
-  TokenInstruction.MintToChecked,
   TokenInstruction.SyncNative,
   TokenInstruction.Revoke,
   TokenInstruction.ThawAccount,
@@ -48,7 +48,7 @@ const HARMLESS_TOKEN = new Set<number>([
   TokenInstruction.GetAccountDataSize,
   TokenInstruction.InitializeImmutableOwner,
 ]);
-const HARMLESS_PARSED = new Set(['initializeMint', 'initializeMint2', 'mintTo', 'mintToChecked', 'syncNative', 'revoke', 'thawAccount', 'amountToUiAmount', 'uiAmountToAmount', 'getAccountDataSize', 'initializeImmutableOwner', 'initializeMultisig', 'initializeMultisig2', 'advanceNonce', 'initializeNonce', 'authorizeNonce', 'upgradeNonce']);
+const HARMLESS_PARSED = new Set(['initializeMint', 'initializeMint2', 'syncNative', 'revoke', 'thawAccount', 'amountToUiAmount', 'uiAmountToAmount', 'getAccountDataSize', 'initializeImmutableOwner', 'initializeMultisig', 'initializeMultisig2', 'advanceNonce', 'initializeNonce', 'authorizeNonce', 'upgradeNonce']);
 
 /**
  * A CPI as the RPC node returns it from `simulateTransaction` with `innerInstructions: true` (JSON as sent: parsed
@@ -161,6 +161,11 @@ function rawToken(ix: Extract<GuardInstruction, { form: 'raw' }>): FlowEvent[] {
       const keys = d.keys as { account: { pubkey: PublicKey } };
       return [{ kind: 'burn', account: k(keys.account.pubkey), amount: BigInt((d.data as { amount: bigint }).amount) }];
     }
+    case TokenInstruction.MintTo:
+    case TokenInstruction.MintToChecked: {
+      const keys = d.keys as { mint: { pubkey: PublicKey }; destination: { pubkey: PublicKey } };
+      return [{ kind: 'mint', mint: k(keys.mint.pubkey), to: k(keys.destination.pubkey), amount: BigInt((d.data as { amount: bigint }).amount) }];
+    }
     case TokenInstruction.CloseAccount: {
       const keys = d.keys as { account: { pubkey: PublicKey }; destination: { pubkey: PublicKey } };
       return [{ kind: 'close', account: k(keys.account.pubkey), destination: k(keys.destination.pubkey) }];
@@ -262,6 +267,14 @@ function parsedToken(ix: Extract<GuardInstruction, { form: 'parsed' }>): FlowEve
       const account = str(info, 'account');
       const destination = str(info, 'destination');
       if (account && destination) return [{ kind: 'close', account, destination }];
+      break;
+    }
+    case 'mintTo':
+    case 'mintToChecked': {
+      const mint = str(info, 'mint');
+      const to = str(info, 'account');
+      const amount = amountOf(info, ix.type === 'mintTo' ? 'amount' : 'tokenAmount');
+      if (mint && to && amount !== undefined) return [{ kind: 'mint', mint, to, amount }];
       break;
     }
     case 'initializeAccount':

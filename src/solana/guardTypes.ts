@@ -111,6 +111,11 @@ export interface ProductTerms {
   payers: readonly string[];
   /** What must arrive in the wallet's own accounts, checked on the simulated balances. */
   payouts: readonly Payout[];
+  /**
+   * Mints whose new tokens the instruction mints to the wallet alone (a deposit's share token): minted to anyone else,
+   * they dilute what the wallet holds of them (`payout-destination`).
+   */
+  ownMints?: readonly string[];
 }
 
 /** An account the product instruction creates at the wallet's expense (rent). */

@@ -43,22 +43,22 @@ const TABLE: Array<[ProductIntentKind, Row[]]> = [
   ['trigger.create', [terms({ kind: 'escrow-stranger' }, ESCROW_STRANGER), terms({ kind: 'amount' }, AMOUNT_UP), ...deposits()]],
   ['trigger.cancel', [terms({ kind: 'payout-stranger' }, PAYOUT_STRANGER), ...payouts()]],
   ['recurring.create', [terms({ kind: 'escrow-stranger' }, ESCROW_STRANGER), terms({ kind: 'amount' }, AMOUNT_UP), ...deposits()]],
-  // A recurring cancel pays back SOL too (the output bought so far): the rent the extra account costs leaves it short.
-  ['recurring.cancel', [terms({ kind: 'payout-stranger' }, PAYOUT_STRANGER), ...payouts([...EXTRA_CREATE, 'payout-short'].sort())]],
+  // A recurring cancel pays back SOL too (the output bought so far; none yet here, so nothing is owed in SOL).
+  ['recurring.cancel', [terms({ kind: 'payout-stranger' }, PAYOUT_STRANGER), ...payouts(EXTRA_CREATE)]],
   [
     'lend.deposit',
     [
       terms({ kind: 'escrow-stranger' }, ESCROW_STRANGER),
       terms({ kind: 'amount' }, AMOUNT_UP),
-      terms({ kind: 'share-stranger' }, ['payout-short', 'product-share-token']),
+      terms({ kind: 'share-stranger' }, ['payout-destination', 'payout-short', 'product-share-token']),
       ...deposits(),
       // Shares minted elsewhere, or fewer: nothing leaves the wallet, what must arrive does not.
-      moves({ kind: 'mint-stranger' }, ['payout-short']),
+      moves({ kind: 'mint-stranger' }, PAYOUT_INSIDE),
       moves({ kind: 'payout-short' }, ['payout-short']),
     ],
   ],
   ['lend.withdraw', [terms({ kind: 'payout-stranger' }, PAYOUT_STRANGER), terms({ kind: 'amount' }, ['product-amount']), ...payouts(), moves({ kind: 'burn-more' }, ['token-outflow'])]],
-  ['lend.mint', [...deposits(), moves({ kind: 'mint-stranger' }, ['payout-short']), moves({ kind: 'payout-short' }, ['payout-short'])]],
+  ['lend.mint', [...deposits(), moves({ kind: 'mint-stranger' }, PAYOUT_INSIDE), moves({ kind: 'payout-short' }, ['payout-short'])]],
   ['lend.redeem', [...payouts(), moves({ kind: 'burn-more' }, ['token-outflow'])]],
   ['prediction.buy', [terms({ kind: 'escrow-stranger' }, ESCROW_STRANGER), terms({ kind: 'amount' }, AMOUNT_UP), ...deposits()]],
   // A sell moves nothing when it is placed: only its terms and an extra creation.

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { Keypair, PublicKey, TransactionInstruction, TransactionMessage, VersionedTransaction } from '@solana/web3.js';
-import { createTransferCheckedInstruction, getAssociatedTokenAddressSync } from '@solana/spl-token';
+import { createMintToInstruction, createTransferCheckedInstruction, getAssociatedTokenAddressSync } from '@solana/spl-token';
 import type { MarketData } from '../../src/engine/ports.js';
 import { buildTransaction } from '../../src/execution/build.js';
 import { guardPolicyFor } from '../../src/execution/guardPolicy.js';
@@ -174,11 +174,19 @@ describe('the guard holds each product instruction to its intent', { timeout: 24
     expect(d.accounts).toMatchObject({ signer: me, mint: USDC, vault: market.vault.toBase58(), fTokenMint: market.fTokenMint.toBase58(), recipientTokenAccount: ata(me, market.fTokenMint.toBase58()), depositorTokenAccount: ata(me, USDC) });
     expect((await guard(s, intent, built)).violations).toEqual([]);
     // Shares minted to a stranger: the asset still goes into the vault, nothing else leaves the wallet; the wallet's
-    // own share account gets nothing (payout-short).
-    expect(rules(await guard(s, intent, built, attack(s, built, 'lend.deposit', { kind: 'share-stranger' }).tx))).toEqual(['payout-short', 'product-share-token']);
+    // own share account gets nothing (payout-short), the stranger's the mint (payout-destination).
+    expect(rules(await guard(s, intent, built, attack(s, built, 'lend.deposit', { kind: 'share-stranger' }).tx))).toEqual(['payout-destination', 'payout-short', 'product-share-token']);
     expect(productRules(await guard(s, intent, built, attack(s, built, 'lend.deposit', { kind: 'escrow-stranger' }).tx))).toEqual(['product-escrow']);
     expect(productRules(await guard(s, intent, built, attack(s, built, 'lend.deposit', { kind: 'mint', mint: SOL }).tx))).toContain('product-mint');
     expect(productRules(await guard(s, { kind: 'lend.deposit', asset: USDC, amount: 40_000_001n }, built))).toEqual(['product-amount']);
+    // The wallet's shares arrive in full, and the jlToken's mint authority (the venue's keeper in the simulator, the
+    // program on mainnet) mints a thousand more to a stranger: the wallet's shares are diluted.
+    const venue = world.sim.ctx.state.venue;
+    const jl = market.fTokenMint;
+    const theirs = getAssociatedTokenAddressSync(jl, stranger.publicKey);
+    if (!venue.chain.account(theirs)) venue.chain.createTokenAccount(theirs, { mint: jl, owner: stranger.publicKey, amount: 0n, program: TOKEN, native: false });
+    const dilute = tamper(built.tx, (ixs) => [...ixs, createMintToInstruction(jl, theirs, venue.keeper.publicKey, 1_000_000_000n)]);
+    expect(rules(await guard(s, intent, built, dilute))).toEqual(['payout-destination']);
 
     const deposited = await s.run(intent);
     expect(deposited.result).toEqual({ state: 'landed' });
@@ -265,6 +273,10 @@ describe('the guard holds each product instruction to its intent', { timeout: 24
     if (d?.name !== 'initializeToken') throw new Error(`not initialize_token: ${d?.name}`);
     expect(d.amount).toBe(7_000_000n);
     expect(d.accounts).toMatchObject({ sender: me, inviteSigner: signer.toBase58(), inviteInfo: invite, escrow: ata(invite, USDC), mint: USDC, senderTokenAccount: ata(me, USDC) });
+    expect((await guard(s, intent, built)).violations).toEqual([]);
+    // Lamports sent to the invite's address beforehand (anyone may: the address is derived from a key the venue
+    // learns) are no account yet: the send is still the wallet's own new invite.
+    world.sim.ctx.state.venue.chain.setAccount(new PublicKey(invite), { lamports: 1_000_000, data: new Uint8Array(0), owner: new PublicKey(PROGRAM_IDS.system), executable: false });
     expect((await guard(s, intent, built)).violations).toEqual([]);
     // An invite whose signer is not the one the keeper derived from its own code is not the keeper's escrow.
     expect(productRules(await guard(s, intent, { ...built, engineSigners: [Keypair.generate().publicKey.toBase58()] }))).toEqual(['product-escrow']);

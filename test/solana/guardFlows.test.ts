@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { Keypair, PublicKey, SystemProgram } from '@solana/web3.js';
-import { ACCOUNT_SIZE, AccountLayout, AccountState, createTransferCheckedInstruction, TOKEN_PROGRAM_ID } from '@solana/spl-token';
+import { ACCOUNT_SIZE, AccountLayout, AccountState, createMintToCheckedInstruction, createTransferCheckedInstruction, TOKEN_PROGRAM_ID } from '@solana/spl-token';
 import { rentExemptLamports } from '../../src/solana/guard.js';
 import type { AccountSnapshot } from '../../src/solana/guardChanges.js';
 import { checkFlows, type FlowPolicy, type SpendRule, type TracedEvent } from '../../src/solana/guardFlows.js';
@@ -172,6 +172,22 @@ describe('following what leaves the wallet', () => {
     });
   });
 
+  describe('when a deposit mints the wallet shares', () => {
+    const SHARES = Keypair.generate().publicKey.toBase58();
+    const WALLET_SHARES = Keypair.generate().publicKey.toBase58();
+    const withShares = states([...BASE, [WALLET_SHARES, token(SHARES, WALLET)]]);
+    const deposit = policy({ kind: 'escrow', mint: USDC, amount: 5_000_000n }, { product: { ...ORDER_TERMS, ownMints: [SHARES] } });
+    const mint = (to: string, amount: bigint): FlowEvent => ({ kind: 'mint', mint: SHARES, to, amount });
+
+    it('lets the share token be minted to the wallet\'s own account, and refuses a mint of it to anyone else (a dilution of the wallet\'s shares)', () => {
+      const rulesWith = (events: FlowEvent[]) => checkFlows(traced(events, TRIGGER), withShares, withShares, deposit).violations.map((v) => v.rule);
+      expect(rulesWith([pay(ESCROW_USDC, 5_000_000n), mint(WALLET_SHARES, 4_900_000n)])).toEqual([]);
+      expect(rulesWith([pay(ESCROW_USDC, 5_000_000n), mint(WALLET_SHARES, 4_900_000n), mint(STRANGER_USDC, 1_000_000_000n)])).toEqual(['payout-destination']);
+      // Another mint's tokens are not the deposit's business.
+      expect(rulesWith([pay(ESCROW_USDC, 5_000_000n), { kind: 'mint', mint: USDC, to: STRANGER_USDC, amount: 1n }])).toEqual([]);
+    });
+  });
+
   describe('when a payout comes out of an escrow (a cancel, a claim, a withdrawal)', () => {
     const payout = policy({ kind: 'nothing' }, { product: { escrows: [], creates: [], payers: [ESCROW_USDC], payouts: [] } });
     const from = (to: string, amount: bigint): FlowEvent => ({ kind: 'tokens', from: ESCROW_USDC, to, amount });
@@ -216,6 +232,15 @@ describe('reading system and token instructions', () => {
     const raw: GuardInstruction = { form: 'raw', programId: ix.programId.toBase58(), accounts: ix.keys.map((k) => k.pubkey.toBase58()), data: ix.data };
     const parsed: GuardInstruction = { form: 'parsed', programId: PROGRAM_IDS.splToken, program: 'spl-token', type: 'transferChecked', info: { source: WALLET_USDC, mint: USDC, destination: STRANGER_USDC, authority: WALLET, tokenAmount: { amount: '9', decimals: 6, uiAmount: 0.000009, uiAmountString: '0.000009' } } };
     const expected = [{ kind: 'tokens', from: WALLET_USDC, to: STRANGER_USDC, amount: 9n }];
+    expect(flowEventsOf(raw)).toEqual(expected);
+    expect(flowEventsOf(parsed)).toEqual(expected);
+  });
+
+  it('reads a raw and a parsed mintToChecked as new tokens into an account', () => {
+    const ix = createMintToCheckedInstruction(new PublicKey(USDC), new PublicKey(STRANGER_USDC), new PublicKey(WALLET), 7n, 6);
+    const raw: GuardInstruction = { form: 'raw', programId: ix.programId.toBase58(), accounts: ix.keys.map((k) => k.pubkey.toBase58()), data: ix.data };
+    const parsed: GuardInstruction = { form: 'parsed', programId: PROGRAM_IDS.splToken, program: 'spl-token', type: 'mintToChecked', info: { mint: USDC, account: STRANGER_USDC, mintAuthority: WALLET, tokenAmount: { amount: '7', decimals: 6, uiAmount: 0.000007, uiAmountString: '0.000007' } } };
+    const expected = [{ kind: 'mint', mint: USDC, to: STRANGER_USDC, amount: 7n }];
     expect(flowEventsOf(raw)).toEqual(expected);
     expect(flowEventsOf(parsed)).toEqual(expected);
   });

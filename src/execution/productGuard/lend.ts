@@ -21,7 +21,7 @@ type OutOf = Extract<Intent, { kind: 'lend.withdraw' | 'lend.redeem' }>;
  * ones @jup-ag/lend derives for that asset with the programs' published seeds: its `lending` account, and as the
  * escrow the vault (the asset's token account of the liquidity program's `liquidity` PDA), the only account the
  * asset may go into; the share token is the asset's jlToken (PDA ["f_token_mint", asset]) and is minted to the
- * wallet's own token account of it. What must arrive there: a mint's exact shares; a deposit's amount at the
+ * wallet's own token account of it, and to no one else. What must arrive there: a mint's exact shares; a deposit's amount at the
  * exchange price the `lending` account holds on chain, less LEND_RATE_BOUND_BPS (a mint's cost is bounded by the
  * flows: at most the intent's maxAmount).
  */
@@ -53,6 +53,7 @@ export function lendDepositCheck(intent: Into, wallet: PublicKey): ProductCheck 
       t.same('product-share-token', 'the share (jlToken) mint', a.fTokenMint, shares);
       t.same('product-share-token', 'the account the shares are minted to', a.recipientTokenAccount, ata(me, shares, a.tokenProgram));
       t.escrow(market.vault.toBase58());
+      t.ownMint(shares);
       if (intent.kind === 'lend.mint') {
         t.payout({ mint: shares, least: intent.shares, what: `the ${intent.shares} shares the mint asks for` });
       } else {

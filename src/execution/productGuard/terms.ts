@@ -8,6 +8,8 @@ import { associatedTokenAddress } from '../../solana/tokenPrograms.js';
 // What the product checks share: finding the one product instruction of a transaction, collecting named
 // violations, and deriving the addresses an instruction must name (associated token accounts, program addresses).
 
+const SYSTEM = PROGRAM_IDS.system;
+
 /** Reads one account as the chain held it before the transaction (undefined: not read, null: absent). */
 export type AccountAt = (address: string) => AccountSnapshot | null | undefined;
 
@@ -22,6 +24,7 @@ export class Terms {
   private readonly createdAccounts: CreatedAccount[] = [];
   private readonly payerAccounts: string[] = [];
   private readonly payoutList: Payout[] = [];
+  private readonly ownMintList: string[] = [];
 
   /** The escrow (or vault) the deposit goes into: the only account of the program that may receive it. */
   escrow(address: string): void {
@@ -43,19 +46,27 @@ export class Terms {
     this.payoutList.push(payout);
   }
 
+  /** A mint whose new tokens the instruction mints to the wallet alone (a deposit's shares). */
+  ownMint(mint: string): void {
+    this.ownMintList.push(mint);
+  }
+
   /**
    * A new account the instruction names must not exist yet: an account that does is someone's (another order, a
    * pooled vault), and the deposit behind it would be theirs.
    */
   absent(rule: ProductRule, what: string, address: string, accountAt: AccountAt): void {
     const held = accountAt(address);
+    // Lamports alone at the address (anyone may send some there) are no account yet: the program creates it on top
+    // of them, and refusing would let a dusting stranger block the wallet's order.
+    const dust = held !== null && held !== undefined && held.owner === SYSTEM && held.data.length === 0;
     if (held === undefined) this.fail(rule, `the ${what} ${address} could not be read, so it cannot be shown to be new`);
-    else if (held !== null && (held.lamports > 0n || held.data.length > 0)) this.fail(rule, `the ${what} ${address} already exists (owned by ${held.owner}, ${held.data.length} bytes): a new one's account cannot be someone else's`);
+    else if (held !== null && !dust) this.fail(rule, `the ${what} ${address} already exists (owned by ${held.owner}, ${held.data.length} bytes): a new one's account cannot be someone else's`);
   }
 
   /** The violations and the terms, for the guard. */
   verdict(): ProductVerdict {
-    return { violations: this.violations, terms: { escrows: this.escrowAccounts, creates: this.createdAccounts, payers: this.payerAccounts, payouts: this.payoutList } };
+    return { violations: this.violations, terms: { escrows: this.escrowAccounts, creates: this.createdAccounts, payers: this.payerAccounts, payouts: this.payoutList, ownMints: this.ownMintList } };
   }
 
   /** Records a violation of `rule`. */

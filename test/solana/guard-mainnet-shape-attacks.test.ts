@@ -44,7 +44,7 @@ const TABLE: Array<[ProductIntentKind, Row[]]> = [
   ['trigger.cancel', [terms({ kind: 'payout-stranger' }, PAYOUT_STRANGER), ...payouts()]],
   ['recurring.create', [terms({ kind: 'escrow-stranger' }, ESCROW_STRANGER), terms({ kind: 'amount' }, AMOUNT_UP), ...deposits()]],
   // A recurring cancel pays back SOL too (the output bought so far; none yet here, so nothing is owed in SOL).
-  ['recurring.cancel', [terms({ kind: 'payout-stranger' }, PAYOUT_STRANGER), ...payouts(EXTRA_CREATE)]],
+  ['recurring.cancel', [terms({ kind: 'payout-stranger' }, PAYOUT_STRANGER), ...payouts()]],
   [
     'lend.deposit',
     [

@@ -316,11 +316,9 @@ async function wireKeeper(o: KeeperOptions, opened: Closer[]): Promise<RunningKe
       logger.child({ component: 'scheduler' }),
     );
   }
-  let started = false;
-  logger.info({ role: o.role, wallet: o.wallet.address, venue: config.venue.kind, venueUrl: publicUrl(o.venueUrl), strategies: instances.map((s) => s.id), instances: instances.map((s) => ({ id: s.id, strategy: s.strategy, schedule: 'every' in s.schedule ? `every ${formatDuration(s.schedule.every)}` : `cron ${s.schedule.cron}${s.schedule.tz ? ` (${s.schedule.tz})` : ''}` })), limits: JSON.parse(stringifyJson(config.risk)) as unknown }, 'keeper started');
-  started = true;
-  // Started once the keeper runs: its modules (hono, Bull Board, the status reader) take some 400 ms to load, which
-  // the start of trading does not wait for.
+  let started = true;
+  // The dashboard listens before the banner, which names its URL (a busy default port moves it); trading has already
+  // started and does not wait for its modules (hono, Bull Board, the status reader: some 400 ms to load).
   const dashboard = o.dashboard && metrics
     ? await (await import('./dashboard/server.js')).startDashboard({
         settings: o.dashboard,
@@ -337,7 +335,12 @@ async function wireKeeper(o: KeeperOptions, opened: Closer[]): Promise<RunningKe
         logger: logger.child({ component: 'dashboard' }),
       })
     : undefined;
-  if (dashboard) opened.push(() => dashboard.close());
+  if (dashboard) {
+    opened.push(() => dashboard.close());
+    // status and the kill-switch commands find the dashboard of the keeper they name through its heartbeat.
+    await heartbeat.setDashboard(dashboard.url);
+  }
+  logger.info({ role: o.role, wallet: o.wallet.address, venue: config.venue.kind, venueUrl: publicUrl(o.venueUrl), dashboard: dashboard?.url ?? null, ...(dashboard?.busyPort !== undefined ? { dashboardBusyPort: dashboard.busyPort } : {}), strategies: instances.map((s) => s.id), instances: instances.map((s) => ({ id: s.id, strategy: s.strategy, schedule: 'every' in s.schedule ? `every ${formatDuration(s.schedule.every)}` : `cron ${s.schedule.cron}${s.schedule.tz ? ` (${s.schedule.tz})` : ''}` })), limits: JSON.parse(stringifyJson(config.risk)) as unknown }, 'keeper started');
 
   return {
     wallet: o.wallet.address,

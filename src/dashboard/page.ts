@@ -121,12 +121,20 @@ function renderTop(st, health, points) {
   const by = Object.entries(st.intents.byState).filter(([, n]) => n > 0).map(([s, n]) => n + ' ' + s).join(', ');
   $('keeper').innerHTML = [
     'health: ' + (health.healthy ? '<span class="ok">workers beating</span>' : '<span class="bad">' + esc(health.problem || 'unhealthy') + '</span>'),
-    st.heartbeat ? 'keeper: ' + (st.heartbeat.alive ? '<span class="ok">running</span>' : '<span class="bad">stopped</span>') + (st.heartbeat.since ? ' since ' + ago(st.heartbeat.since, st.at) : '') : '',
-    'started ' + ago(st.keeper.startedAt, st.at),
+    keeperLine(st),
     'intents: ' + st.intents.total + (by ? ' (' + esc(by) + ')' : ''),
     'snapshots: ' + ['market', 'wallet', 'prediction'].map((n) => n + ' ' + ago(st.snapshots[n]?.at, st.at)).join(', '),
     'today: ' + usd(st.risk.notionalTodayUsd) + ' traded',
   ].filter((l) => l).map((l) => '<div>' + l + '</div>').join('');
+}
+
+// One line: running since when (its oldest live process's start), or stopped when; the start only without heartbeats.
+function keeperLine(st) {
+  const h = st.heartbeat;
+  const when = (at) => new Date(at).toLocaleTimeString() + ' (' + ago(at, st.at) + ')';
+  if (h && h.alive) return 'keeper: <span class="ok">running</span>' + (h.since ? ' since ' + when(h.since) : '');
+  if (h && h.since) return 'keeper: <span class="bad">stopped</span> ' + when(h.since);
+  return 'keeper: ' + (st.keeper.startedAt ? 'started ' + when(st.keeper.startedAt) : 'unknown');
 }
 
 function renderStrategies(st) {

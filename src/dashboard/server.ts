@@ -1,7 +1,4 @@
 import { randomBytes } from 'node:crypto';
-import type { AddressInfo } from 'node:net';
-import type { Server } from 'node:http';
-import { serve } from '@hono/node-server';
 import { Hono } from 'hono';
 import type { Redis } from 'ioredis';
 import { z } from 'zod';
@@ -9,7 +6,6 @@ import { readStatus } from '../cli/commands/status.js';
 import { INTENT_STATES } from '../engine/states.js';
 import { walletValueUsd } from '../engine/walletValue.js';
 import { stringifyJson } from '../lib/amounts.js';
-import { KeeperError } from '../lib/errors.js';
 import type { Logger } from '../lib/logger.js';
 import type { KeeperQueues } from '../scheduler/queues.js';
 import { RiskStore, snapshotSource } from '../store/engineStore.js';
@@ -21,6 +17,7 @@ import type { SnapshotStore } from '../store/snapshots.js';
 import { dashboardAuth } from './auth.js';
 import { mountBullBoard } from './bullBoard.js';
 import { judgeHealth } from './health.js';
+import { listenDashboard } from './listen.js';
 import { readLineage } from './lineage.js';
 import { KeeperMetrics, METRICS_CONTENT_TYPE, QUEUE_STATES } from './metrics.js';
 import { statusPage } from './page.js';
@@ -52,6 +49,8 @@ export interface DashboardDeps {
 export interface RunningDashboard {
   url: string;
   port: number;
+  /** The port asked for, when it was in use and the dashboard took another. */
+  busyPort: number | undefined;
   close(): Promise<void>;
 }
 
@@ -101,13 +100,10 @@ export function dashboardApp(d: DashboardDeps): Hono {
     const body = killSwitchBody.safeParse(await c.req.json().catch(() => undefined));
     if (!body.success) return c.json({ error: 'expected {"engaged": true|false}' }, 400);
     const store = new KillSwitchStore(d.redis, d.prefix);
-    // The same store calls as `jup-keeper kill-switch on|off`: halt mode, named by who threw it.
-    if (body.data.engaged) {
-      await store.engage('halt', 'dashboard', 'dashboard', Date.now());
-      d.logger.warn({ prefix: d.prefix }, 'kill switch ENGAGED from the dashboard');
-    } else if (await store.release()) {
-      d.logger.warn({ prefix: d.prefix }, 'kill switch released from the dashboard');
-    }
+    // The same store calls as `jup-keeper kill-switch on|off`: halt mode, named by who threw it. The console line and
+    // the notification come from the event the store appends, as for a switch thrown anywhere else (src/notify).
+    if (body.data.engaged) await store.engage('halt', 'dashboard', 'dashboard', Date.now());
+    else await store.release(Date.now(), 'dashboard');
     const s = await store.read();
     status.forget();
     return c.json({ prefix: d.prefix, engaged: s !== null, mode: s?.mode ?? null, reason: s?.reason ?? null, at: s && s.at > 0 ? s.at : null, by: s?.by ?? null });
@@ -124,35 +120,22 @@ export function dashboardApp(d: DashboardDeps): Hono {
 
 /**
  * Starts the dashboard: Bull Board (read-only) at /queues, the status page at /, /api/status, /metrics, /healthz and
- * /readyz, and the sampler that records the wallet's value for the chart. A port in use is an error when it was
- * chosen (flag or config) and a warning otherwise (another keeper on this machine holds the default): the keeper
- * then trades without a dashboard (returns undefined).
+ * /readyz, and the sampler that records the wallet's value for the chart. A default port in use (another keeper on
+ * this machine holds it) is left for the next free one; a chosen port (flag or config) in use is an error (see
+ * listenDashboard). Logs the URL; the keeper's banner and heartbeat carry it.
  */
-export async function startDashboard(d: DashboardDeps): Promise<RunningDashboard | undefined> {
+export async function startDashboard(d: DashboardDeps): Promise<RunningDashboard> {
   const app = dashboardApp(d);
-  const { host, port } = d.settings;
-  let server: Server;
-  try {
-    server = await new Promise<Server>((resolve, reject) => {
-      const s = serve({ fetch: app.fetch, port, hostname: host }, () => resolve(s)) as Server;
-      s.once('error', reject);
-    });
-  } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
-    if (code === 'EADDRINUSE' && !d.settings.portExplicit) {
-      d.logger.warn({ host, port }, `dashboard not started: ${host}:${port} is in use (another keeper?); choose a port with --dashboard-port (0: any free one)`);
-      return undefined;
-    }
-    throw new KeeperError('DASHBOARD_LISTEN', 'halt', `the dashboard cannot listen on ${host}:${port}: ${code ?? (err instanceof Error ? err.message : String(err))}`);
-  }
+  const { host } = d.settings;
+  const { server, port, busyPort } = await listenDashboard(app, host, d.settings.port, d.settings.portExplicit);
   server.on('error', (err) => d.logger.error({ err: err.message }, 'dashboard server error'));
-  const actual = (server.address() as AddressInfo).port;
   const sampler = startSampler({ redis: d.redis, prefix: d.prefix, snapshots: d.snapshots, series: new ValueSeries(d.redis, d.prefix), logger: d.logger }, d.settings.chartEveryMs);
-  const url = dashboardUrl(host, actual);
-  d.logger.info({ url, auth: d.settings.token ? 'token' : 'loopback' }, `dashboard at ${url}`);
+  const url = dashboardUrl(host, port);
+  d.logger.info({ url, auth: d.settings.token ? 'token' : 'loopback', ...(busyPort !== undefined ? { busyPort } : {}) }, busyPort !== undefined ? `dashboard at ${url} (${host}:${busyPort} is in use, another keeper?)` : `dashboard at ${url}`);
   return {
     url,
-    port: actual,
+    port,
+    busyPort,
     close: async () => {
       await sampler.close();
       await new Promise<void>((resolve) => {

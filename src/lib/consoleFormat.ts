@@ -49,6 +49,11 @@ export function formatRecord(rec: LogRecord): string | undefined {
   }
   if (msg === 'claimed' && level === 30) return `${time} claimed  ${str(rec.instance)}  ${str(rec.reason)}${sig(rec.signature)}\n`;
   if (msg === 'summary' && level === 30) return `${time} summary  ${summaryLine(rec)}\n`;
+  // A kill-switch change from any process (src/notify/killSwitchEcho.ts), as the notifications word it.
+  if (msg === 'kill switch engaged' && rec.engaged === true) return `${time} KILL SWITCH ENGAGED (${str(rec.mode) || 'halt'}) by ${str(rec.by)}: ${str(rec.reason)}\n`;
+  if (msg === 'kill switch released' && rec.engaged === false) return `${time} kill switch released by ${str(rec.by)}\n`;
+  // The dashboard's URL is in the banner that follows.
+  if (level <= 30 && rec.component === 'dashboard' && typeof rec.url === 'string' && msg.startsWith('dashboard at ')) return undefined;
   const head = [time, LEVELS[level] ?? String(level), rec.component, rec.instance].filter((p) => typeof p === 'string' && p !== '').join(' ');
   const extra = Object.entries(rec)
     .filter(([k, v]) => !PLAIN.has(k) && v !== undefined)
@@ -115,6 +120,8 @@ function banner(rec: LogRecord): string {
   const lines = [rule, live ? ' jup-keeper  LIVE TRADING: REAL MONEY, REAL TRANSACTIONS' : ' jup-keeper  PAPER TRADING on the simulator (no real money)'];
   lines.push(` venue      ${str(rec.venue)}${rec.venueUrl ? ` at ${str(rec.venueUrl)}` : ''}`);
   lines.push(` wallet     ${str(rec.wallet)}`);
+  if (typeof rec.dashboard === 'string') lines.push(` dashboard  ${rec.dashboard}${typeof rec.dashboardBusyPort === 'number' ? `  (port ${rec.dashboardBusyPort} is in use, another keeper?)` : ''}`);
+  else if (rec.dashboard === null) lines.push(' dashboard  off');
   if (rec.role !== undefined && rec.role !== 'all') lines.push(` role       ${str(rec.role)}`);
   const instances = Array.isArray(rec.instances) ? (rec.instances as LogRecord[]) : undefined;
   const ids = Array.isArray(rec.strategies) ? (rec.strategies as unknown[]).map(String) : [];

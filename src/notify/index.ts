@@ -7,4 +7,5 @@ export { webhookSink } from './sinks/webhook.js';
 export { telegramSink } from './sinks/telegram.js';
 export { discordSink } from './sinks/discord.js';
 export { eventLine, messageText, summaryText } from './format.js';
+export { KillSwitchEcho, KILL_SWITCH_ENGAGED_MSG, KILL_SWITCH_RELEASED_MSG, type KillSwitchEchoOptions } from './killSwitchEcho.js';
 export { addToTally, emptyTally, tallyAfter, tallyStream, type Tally } from './summary.js';

@@ -4,6 +4,7 @@ import type { NotifyConfig } from '../config/notifySchema.js';
 import { KeeperError } from '../lib/errors.js';
 import type { EventType } from '../lib/events.js';
 import { onLoggedError, type Logger } from '../lib/logger.js';
+import { KillSwitchEcho } from './killSwitchEcho.js';
 import { Notifier, SinkRunner, type SinkPolicy } from './notifier.js';
 import { StreamPublisher } from './publisher.js';
 import { StreamReader } from './reader.js';
@@ -40,9 +41,10 @@ export interface RunningEvents {
 
 /**
  * Starts the process's part of the event stream: a publisher the engine, the executor and the keeper publish to
- * (plus every error log line), a summary line on the console every `summaryEveryMs` and at stop, and, in the
- * process that sends notifications, the stream reader, the sinks and the daily summary. Throws KeeperError
- * NOTIFY_CONFIG when a configured sink lacks its secret in the environment.
+ * (plus every error log line), a summary line on the console every `summaryEveryMs` and at stop, a console line for
+ * every kill-switch change of the deployment (KillSwitchEcho: from any process), and, in the process that sends
+ * notifications, the stream reader, the sinks and the daily summary. Throws KeeperError NOTIFY_CONFIG when a
+ * configured sink lacks its secret in the environment.
  */
 export async function startEvents(o: EventsOptions): Promise<RunningEvents> {
   const now = o.now ?? Date.now;
@@ -91,6 +93,17 @@ export async function startEvents(o: EventsOptions): Promise<RunningEvents> {
     arm();
     log.info({ sinks: sinks.map((s) => ({ sink: s.sink.name, events: s.events })) }, 'notifications on');
   }
+  const echo = new KillSwitchEcho({ connection: o.redis.duplicate(), prefix: o.prefix, logger: o.logger.child({ component: 'kill-switch' }) });
+  await echo.start().catch(async (err: unknown) => {
+    // A start that fails here leaves nothing running behind it.
+    clearInterval(tick);
+    clearTimeout(daily);
+    stopErrors();
+    await echo.close();
+    await reader?.close();
+    await notifier?.close(0);
+    throw err;
+  });
 
   return {
     publisher,
@@ -106,6 +119,7 @@ export async function startEvents(o: EventsOptions): Promise<RunningEvents> {
       clearTimeout(timer);
       if (done === 'late') log.warn('no summary at stop: Redis did not answer in time');
       stopErrors();
+      await echo.close();
       await reader?.close();
       await notifier?.close(2_000);
       await publisher.close();

@@ -82,12 +82,12 @@ export class KillSwitchStore {
   /**
    * Releases the switch; returns whether it was engaged. The loss limits start again from the wallet's value at
    * the next reading: its peak and its first value of the day are forgotten, or a switch tripped by them would
-   * trip again at once.
+   * trip again at once. `by` names who released it in the event (`cli`, `dashboard`).
    */
-  async release(now = Date.now()): Promise<boolean> {
+  async release(now = Date.now(), by = 'operator'): Promise<boolean> {
     const day = new Date(now).toISOString().slice(0, 10);
     const [released] = (await this.redis.multi().del(this.key).del(`${this.prefix}:risk:peak`, `${this.prefix}:risk:daystart:${day}`).exec()) ?? [];
-    if (released?.[1] === 1) await this.redis.xadd(eventsKey(this.prefix), ...this.switchEvent({ mode: 'halt', reason: 'released', at: now, by: 'operator' }, false));
+    if (released?.[1] === 1) await this.redis.xadd(eventsKey(this.prefix), ...this.switchEvent({ mode: 'halt', reason: 'released', at: now, by }, false));
     return released?.[1] === 1;
   }
 

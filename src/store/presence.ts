@@ -22,6 +22,8 @@ const beatSchema = z.object({
   startedAt: z.number(),
   at: z.number(),
   wallet: z.string().nullable(),
+  /** The URL of this process's dashboard, when it serves one (a busy default port moves it: tools read it here). */
+  dashboard: z.string().nullable().optional(),
 });
 
 /** One keeper process's heartbeat. */
@@ -49,6 +51,7 @@ export class KeeperHeartbeat {
   private beating: Promise<void> | undefined;
   private readonly startedAt = Date.now();
   private startValueNoted = false;
+  private dashboard: string | null = null;
 
   constructor(
     private readonly redis: Redis,
@@ -80,7 +83,7 @@ export class KeeperHeartbeat {
 
   private async beat(): Promise<void> {
     const at = Date.now();
-    const beat: z.input<typeof beatSchema> = { pid: process.pid, host: hostname(), role: this.o.role, startedAt: this.startedAt, at, wallet: this.o.wallet };
+    const beat: z.input<typeof beatSchema> = { pid: process.pid, host: hostname(), role: this.o.role, startedAt: this.startedAt, at, wallet: this.o.wallet, dashboard: this.dashboard };
     await this.redis
       .multi()
       .set(heartbeatKeys(this.prefix).beat(this.id), JSON.stringify(beat), 'PX', this.o.ttlMs ?? BEAT_TTL_MS)
@@ -94,6 +97,13 @@ export class KeeperHeartbeat {
         this.startValueNoted = true;
       }
     }
+  }
+
+  /** Records the URL of this process's dashboard (null: none) and beats at once, so status shows it now. */
+  async setDashboard(url: string | null): Promise<void> {
+    this.dashboard = url;
+    await this.beating;
+    await this.beat();
   }
 
   /** Stops beating, removes the heartbeat and notes the clean stop. */

@@ -1,4 +1,5 @@
 import type { Keypair } from '@solana/web3.js';
+import type { Page } from 'playwright-core';
 import type { RunningSimulator } from '../../src/sim/server.js';
 import { spawnKeeper, writeConfig, writeKeypair, type KeeperProcess } from '../helpers/keeper.js';
 import { airdrop, SOL, USDC } from '../helpers/sim.js';
@@ -80,4 +81,29 @@ export async function getJson<T = unknown>(base: string, path: string, headers: 
   const res = await fetch(new URL(path, base), { headers });
   if (!res.ok) throw new Error(`GET ${path}: HTTP ${res.status}`);
   return (await res.json()) as T;
+}
+
+/** Debian's chromium (installed by .ci/run), driven by playwright-core. */
+export const CHROMIUM = '/usr/bin/chromium';
+/** The flags it runs with in tests. */
+export const CHROMIUM_ARGS = ['--headless', '--no-sandbox'];
+
+/**
+ * Lets `page` reach this machine only (127.0.0.1, localhost, ::1): any other request is aborted. Returns the list
+ * the page's problems are collected in: requests for elsewhere, failed requests, script errors and console errors.
+ */
+export async function offline(page: Page): Promise<string[]> {
+  const problems: string[] = [];
+  await page.route('**/*', async (route) => {
+    const url = new URL(route.request().url());
+    if (url.protocol === 'data:' || ['127.0.0.1', 'localhost', '[::1]'].includes(url.hostname)) return route.continue();
+    problems.push(`request for elsewhere: ${url.href}`);
+    return route.abort('blockedbyclient');
+  });
+  page.on('requestfailed', (r) => problems.push(`request failed: ${r.url()} (${r.failure()?.errorText ?? '?'})`));
+  page.on('pageerror', (err) => problems.push(err.message));
+  page.on('console', (m) => {
+    if (m.type() === 'error') problems.push(m.text());
+  });
+  return problems;
 }

@@ -72,9 +72,9 @@ export interface NpmStart {
   exitedAt(): number | undefined;
 }
 
-/** Spawns `npm start` in the project root with a fresh shell's environment plus `env`. */
-export function spawnNpmStart(env: Record<string, string> = {}): NpmStart {
-  const proc = spawn('npm', ['start'], { cwd: ROOT, env: { ...freshShellEnv(), ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+/** Spawns `npm start` in the project root with a fresh shell's environment plus `env`, and `npm start -- <args>`. */
+export function spawnNpmStart(env: Record<string, string> = {}, args: string[] = []): NpmStart {
+  const proc = spawn('npm', ['start', ...(args.length > 0 ? ['--', ...args] : [])], { cwd: ROOT, env: { ...freshShellEnv(), ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   const stderr: string[] = [];
   const logs: Array<Record<string, unknown>> = [];
   let pending = '';

@@ -46,7 +46,7 @@ export function registerKillSwitchCommand(program: Command, ctx: CliContext): vo
     print(ctx, opts, document(loc.prefix, state), `kill switch ENGAGED (${state.mode}) for ${where(loc)}: ${state.reason}${cancels}\n`);
   });
   withRedisArgs(group.command('off').description('release the kill switch'), { locate: true }).action(async (opts: RedisArgs) => {
-    const { loc, was } = await withLocatedKeeper(opts, async (redis, loc) => ({ loc, was: await new KillSwitchStore(redis, loc.prefix).release() }));
+    const { loc, was } = await withLocatedKeeper(opts, async (redis, loc) => ({ loc, was: await new KillSwitchStore(redis, loc.prefix).release(Date.now(), 'cli') }));
     print(ctx, opts, document(loc.prefix, null), was ? `kill switch released for ${where(loc)}\n` : `kill switch was not engaged for ${where(loc)}\n`);
   });
   withRedisArgs(group.command('status').description('show the kill switch'), { locate: true }).action(async (opts: RedisArgs) => {

@@ -86,6 +86,8 @@ export interface StatusDocument {
    * stopped (its clean stop, else its last beat); null when no keeper of this version ever beat here.
    */
   heartbeat: { alive: boolean; since: number | null; lastBeatAt: number | null; stoppedAt: number | null; processes: KeeperBeat[] };
+  /** The dashboard of the running keeper (its first process serving one), as its heartbeat says; null when none. */
+  dashboardUrl: string | null;
   /** What the wallet was worth at the keeper's start and is worth now (at the latest snapshots), USD. */
   walletValue: { startUsd: number | null; nowUsd: number | null; changeUsd: number | null; at: number | null; unpriced: string[] };
   /** Unrealised P&L: what each strategy's swaps bought and still hold, at the latest prices, minus its average cost. */
@@ -208,6 +210,7 @@ export async function readStatus(redis: Redis, loc: KeeperLocation, now: number)
       stoppedAt: alive ? null : presence.stoppedAt,
       processes: presence.alive,
     },
+    dashboardUrl: presence.alive.find((p) => p.dashboard)?.dashboard ?? null,
     walletValue: valueOf(meta.startValueUsd, market, wallet, prediction),
     unrealizedPnl: { strategies: unrealized, totalUsd: unrealized.reduce((t, u) => t + u.unrealizedUsd, 0) },
   };
@@ -260,6 +263,7 @@ export function renderStatus(doc: StatusDocument): string {
   const out: string[] = [];
   const head: [string, string][] = [
     ['keeper', keeperLine(doc, ago)],
+    ...(doc.dashboardUrl ? ([['dashboard', doc.dashboardUrl]] as [string, string][]) : []),
     ['where', `prefix ${doc.prefix} on ${doc.redis}${doc.keeper.config ? ` (${doc.keeper.config})` : ''}${locatedNote(doc)}`],
     ['venue', doc.venue ? `${doc.venue.kind} ${doc.venue.url ?? ''}`.trim() : 'unknown (no keeper meta)'],
     ['wallet', doc.wallet?.address ?? 'unknown'],

@@ -8,19 +8,21 @@ export interface FeeFacts {
 
 /**
  * The most Ultra charges for a pair, in bps, from Jupiter's documented fee table (jupiter-api.md §1.2, DOCS
- * ultra/fees.mdx): buying JUP, JLP or jupSOL 0; pegged pairs (stable-stable, SOL-LST, LST-LST) 0; SOL-stable 2;
- * LST-stable 5; anything else 10; a token less than a day old 50. A token jup-keeper does not know is "anything
- * else" unless its shield warnings say it is new. An upper bound: the venue may charge less, never more.
+ * ultra/fees.mdx): buying JUP, JLP or jupSOL with SOL or a stablecoin 0; pegged pairs (LST-LST, stable-stable) 0;
+ * SOL-stable 2; LST-stable 5; everything else 10 (SOL-LST other than buying jupSOL, and buying JUP with another
+ * token, are not in the free rows); a token less than a day old 50. A token jup-keeper does not know is "everything
+ * else" unless its shield warnings say it is new. An upper bound: the venue may charge less, never more; a bound
+ * below the documented charge would refuse honest swaps.
  */
 export function ultraMaxFeeBps(inputMint: string, outputMint: string, facts: { input?: FeeFacts; output?: FeeFacts } = {}): number {
   const isNew = (f?: FeeFacts) => f?.warnings?.includes('NEW_LISTING') === true;
   if (isNew(facts.input) || isNew(facts.output)) return 50;
   const a = categoryOf(inputMint);
   const b = categoryOf(outputMint);
-  if (b === 'jup' || (b === 'lst' && knownByMint(outputMint)?.symbol === 'jupSOL')) return 0;
-  const solFamily = (c: MintCategory) => c === 'sol' || c === 'lst';
+  const buysJupiterToken = b === 'jup' || (b === 'lst' && knownByMint(outputMint)?.symbol === 'jupSOL');
+  if (buysJupiterToken && (a === 'sol' || a === 'stable')) return 0;
   if (a === 'stable' && b === 'stable') return 0;
-  if (solFamily(a) && solFamily(b)) return 0;
+  if (a === 'lst' && b === 'lst') return 0;
   if ((a === 'stable' && b === 'sol') || (a === 'sol' && b === 'stable')) return 2;
   if ((a === 'stable' && b === 'lst') || (a === 'lst' && b === 'stable')) return 5;
   return 10;

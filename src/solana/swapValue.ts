@@ -24,38 +24,56 @@ export interface SwapTerms {
   feeBps: number;
 }
 
-const SCALE = 1_000_000_000_000n;
+/**
+ * A finite positive number as the exact fraction it is: a double is a 53-bit integer times a power of two, so
+ * doubling it until it is whole is exact and takes at most 1,074 steps. The feed's prices stay numbers; every bound
+ * computed from them is then exact, with one rounding at the end (at 12 decimals, a ratio of a $0.00002 token to a
+ * $97,000 one kept 3 significant digits, and loosened the bound by 0.16 %).
+ */
+function exactFraction(x: number): { n: bigint; d: bigint } {
+  if (!(x > 0) || !Number.isFinite(x)) throw new RangeError('swap valuation needs positive finite prices');
+  let v = x;
+  let shift = 0n;
+  while (!Number.isInteger(v)) {
+    v *= 2;
+    shift += 1n;
+  }
+  return { n: BigInt(v), d: 1n << shift };
+}
 
 /**
  * The least output the wallet must receive, base units: the amount's value at the feed's prices, less the slippage
- * bound and the fee. Decimals come from the chain (the mint accounts) where known. Rounded down.
+ * bound and the fee. Decimals come from the chain (the mint accounts) where known. Exact, rounded down once.
  */
 export function minimumSwapOutput(t: SwapTerms, chainDecimals: { input?: number | undefined; output?: number | undefined } = {}): bigint {
   if (t.swapMode === 'ExactOut') return t.amount;
-  if (!(t.inputUsd > 0) || !(t.outputUsd > 0) || !Number.isFinite(t.inputUsd / t.outputUsd)) throw new RangeError('swap valuation needs positive finite prices');
+  const input = exactFraction(t.inputUsd);
+  const output = exactFraction(t.outputUsd);
   const dIn = chainDecimals.input ?? t.inputDecimals;
   const dOut = chainDecimals.output ?? t.outputDecimals;
-  // The price ratio as a fixed-point integer: amounts stay bigint, only the ratio of two feed prices is a float.
-  const ratio = BigInt(Math.floor((t.inputUsd / t.outputUsd) * Number(SCALE)));
-  const worth = (t.amount * ratio * 10n ** BigInt(dOut)) / (SCALE * 10n ** BigInt(dIn));
   const keep = BigInt(Math.max(0, 10_000 - t.slippageBps)) * BigInt(Math.max(0, 10_000 - t.feeBps));
-  return (worth * keep) / 100_000_000n;
+  // amount × (inputUsd / outputUsd) × 10^dOut / 10^dIn × keep / 10^8
+  const num = t.amount * input.n * output.d * 10n ** BigInt(dOut) * keep;
+  const den = input.d * output.n * 10n ** BigInt(dIn) * 100_000_000n;
+  return num / den;
 }
 
 /**
  * The most input an ExactOut swap may pay, base units of the input: the exact output's value at the feed's prices,
- * plus the slippage bound and the fee. Decimals come from the chain (the mint accounts) where known. Rounded up.
- * For an ExactIn swap it is the intent's amount itself.
+ * plus the slippage bound and the fee. Decimals come from the chain (the mint accounts) where known. Exact, rounded
+ * up once. For an ExactIn swap it is the intent's amount itself.
  */
 export function maximumSwapInput(t: SwapTerms, chainDecimals: { input?: number | undefined; output?: number | undefined } = {}): bigint {
   if (t.swapMode !== 'ExactOut') return t.amount;
-  if (!(t.inputUsd > 0) || !(t.outputUsd > 0) || !Number.isFinite(t.outputUsd / t.inputUsd)) throw new RangeError('swap valuation needs positive finite prices');
+  const input = exactFraction(t.inputUsd);
+  const output = exactFraction(t.outputUsd);
   const dIn = chainDecimals.input ?? t.inputDecimals;
   const dOut = chainDecimals.output ?? t.outputDecimals;
-  const ratio = BigInt(Math.ceil((t.outputUsd / t.inputUsd) * Number(SCALE)));
-  const cost = ceilDiv(t.amount * ratio * 10n ** BigInt(dIn), SCALE * 10n ** BigInt(dOut));
   const allow = BigInt(10_000 + Math.max(0, t.slippageBps)) * BigInt(10_000 + Math.max(0, t.feeBps));
-  return ceilDiv(cost * allow, 100_000_000n);
+  // amount × (outputUsd / inputUsd) × 10^dIn / 10^dOut × allow / 10^8
+  const num = t.amount * output.n * input.d * 10n ** BigInt(dIn) * allow;
+  const den = output.d * input.n * 10n ** BigInt(dOut) * 100_000_000n;
+  return ceilDiv(num, den);
 }
 
 function ceilDiv(a: bigint, b: bigint): bigint {

@@ -8,11 +8,12 @@ import { ultraMaxFeeBps } from '../../src/execution/feeTable.js';
  * assertion is an exact equality, so a bound one base unit wider, or a slippage or fee factor that changes (1.5×
  * the slippage, say), fails it.
  *
- * The rounding the bounds promise, and the one these numbers follow:
- * - minimumSwapOutput (ExactIn): the input's value is rounded DOWN to whole output base units, then multiplied by
- *   (10_000 − slippageBps) × (10_000 − feeBps) / 10^8 and rounded DOWN again.
- * - maximumSwapInput (ExactOut): the output's cost is rounded UP to whole input base units, then multiplied by
- *   (10_000 + slippageBps) × (10_000 + feeBps) / 10^8 and rounded UP again.
+ * The rounding the bounds promise, and the one these numbers follow: the whole bound is one exact fraction (the
+ * feed's prices are the doubles they are, each an exact fraction), rounded once at the end.
+ * - minimumSwapOutput (ExactIn): amount × (inputUsd / outputUsd) × 10^dOut / 10^dIn × (10_000 − slippageBps) ×
+ *   (10_000 − feeBps) / 10^8, rounded DOWN.
+ * - maximumSwapInput (ExactOut): amount × (outputUsd / inputUsd) × 10^dIn / 10^dOut × (10_000 + slippageBps) ×
+ *   (10_000 + feeBps) / 10^8, rounded UP.
  */
 
 // Real mainnet mints, written out here rather than taken from src/lib/mints.ts.
@@ -107,30 +108,30 @@ describe('minimumSwapOutput: the least an ExactIn swap may return, by hand', () 
 
 describe('maximumSwapInput: the most an ExactOut swap may pay, by hand', () => {
   it('150 USDC at $1.0001 bought with SOL at $150.25, 50 bps slippage and 2 bps fee (9 -> 6 decimals)', () => {
-    // cost  = 150_000_000 × 1.0001 / 150.25 × 10^9 / 10^6 = 600_060_000_000 / 601 = 998_435_940.099… → 998_435_941
+    // cost  = 150_000_000 × 1.0001 / 150.25 × 10^9 / 10^6 = 600_060_000_000 / 601 = 998_435_940.099…
     // allow = 10_050 × 10_002 = 100_520_100
-    // most  = 998_435_941 × 100_520_100 / 10^8 = 1_003_628_806.33… → 1_003_628_807
+    // most  = 600_060_000_000 / 601 × 100_520_100 / 10^8 = 1_003_628_805.42… → 1_003_628_806 (rounded up once)
     const t = terms({ swapMode: 'ExactOut', amount: 150_000_000n, inputUsd: 150.25, outputUsd: 1.0001, inputDecimals: 9, outputDecimals: 6, slippageBps: 50, feeBps: 2 });
-    expect(maximumSwapInput(t)).toBe(1_003_628_807n);
+    expect(maximumSwapInput(t)).toBe(1_003_628_806n);
     // At 1.5 × the slippage (75 bps): allow = 10_075 × 10_002 = 100_770_150,
-    // 998_435_941 × 100_770_150 / 10^8 = 1_006_125_395.40… → 1_006_125_396.
-    expect(maximumSwapInput({ ...t, slippageBps: 75 })).toBe(1_006_125_396n);
+    // 600_060_000_000 / 601 × 100_770_150 / 10^8 = 1_006_125_394.49… → 1_006_125_395.
+    expect(maximumSwapInput({ ...t, slippageBps: 75 })).toBe(1_006_125_395n);
   });
 
   it('2 SOL at $151.37 bought with USDC at $0.9998, 100 bps slippage and 2 bps fee (6 -> 9 decimals)', () => {
-    // cost  = 2_000_000_000 × 151.37 / 0.9998 × 10^6 / 10^9 = 1_513_700_000_000 / 4_999 = 302_800_560.112… → 302_800_561
+    // cost  = 2_000_000_000 × 151.37 / 0.9998 × 10^6 / 10^9 = 1_513_700_000_000 / 4_999 = 302_800_560.112…
     // allow = 10_100 × 10_002 = 101_020_200
-    // most  = 302_800_561 × 101_020_200 / 10^8 = 305_889_732.32… → 305_889_733
+    // most  = 1_513_700_000_000 / 4_999 × 101_020_200 / 10^8 = 305_889_731.43… → 305_889_732
     const t = terms({ swapMode: 'ExactOut', inputMint: USDC, outputMint: SOL, amount: 2_000_000_000n, inputUsd: 0.9998, outputUsd: 151.37, inputDecimals: 6, outputDecimals: 9, slippageBps: 100, feeBps: 2 });
-    expect(maximumSwapInput(t)).toBe(305_889_733n);
+    expect(maximumSwapInput(t)).toBe(305_889_732n);
   });
 
   it('1,234.567891 USDC at $1 bought with JUP at $0.4321, 30 bps slippage and 10 bps fee (6 -> 6 decimals)', () => {
-    // cost  = 1_234_567_891 × 1 / 0.4321 = 12_345_678_910_000 / 4_321 = 2_857_134_670.215… → 2_857_134_671
+    // cost  = 1_234_567_891 × 1 / 0.4321 = 12_345_678_910_000 / 4_321 = 2_857_134_670.215…
     // allow = 10_030 × 10_010 = 100_400_300
-    // most  = 2_857_134_671 × 100_400_300 / 10^8 = 2_868_571_781.09… → 2_868_571_782
+    // most  = 12_345_678_910_000 / 4_321 × 100_400_300 / 10^8 = 2_868_571_780.30… → 2_868_571_781
     const t = terms({ swapMode: 'ExactOut', inputMint: JUP, amount: 1_234_567_891n, inputUsd: 0.4321, outputUsd: 1, inputDecimals: 6, outputDecimals: 6, slippageBps: 30, feeBps: 10 });
-    expect(maximumSwapInput(t)).toBe(2_868_571_782n);
+    expect(maximumSwapInput(t)).toBe(2_868_571_781n);
   });
 
   it('lands exactly on a whole unit when the cost and the factors are whole: 100 USDT for USDC, 50 bps + 2 bps', () => {
@@ -145,11 +146,12 @@ describe('maximumSwapInput: the most an ExactOut swap may pay, by hand', () => {
     expect(maximumSwapInput(t)).toBe(45_000_000n);
   });
 
-  it('rounds up at the last unit: one USDC unit costs 6.67 lamports at $150, so 7; with 50 + 2 bps, 7.04 so 8', () => {
-    // cost = 1 × 1 / 150 × 10^9 / 10^6 = 20/3 = 6.67 → 7; 7 × 100_520_100 / 10^8 = 7.036… → 8.
+  it('rounds up at the last unit, once: one USDC unit costs 6.67 lamports at $150, so 7; with 50 + 2 bps, 6.70 so still 7', () => {
+    // cost = 1 × 1 / 150 × 10^9 / 10^6 = 20/3 = 6.67 → 7; 20/3 × 100_520_100 / 10^8 = 6.701… → 7 (rounding the cost
+    // first and then the factors would give 8: one lamport the intent never allowed).
     const t = terms({ swapMode: 'ExactOut', amount: 1n, inputUsd: 150, outputUsd: 1, inputDecimals: 9, outputDecimals: 6, slippageBps: 0, feeBps: 0 });
     expect(maximumSwapInput(t)).toBe(7n);
-    expect(maximumSwapInput({ ...t, slippageBps: 50, feeBps: 2 })).toBe(8n);
+    expect(maximumSwapInput({ ...t, slippageBps: 50, feeBps: 2 })).toBe(7n);
   });
 
   it('is the exact amount for an ExactIn swap, and refuses prices that are not positive', () => {
@@ -158,29 +160,28 @@ describe('maximumSwapInput: the most an ExactOut swap may pay, by hand', () => {
   });
 });
 
-describe('the bounds where the price ratio is not exact at 12 decimals (KNOWN BUG, see issue 21 report)', () => {
-  // swapValue.ts carries the ratio of the two feed prices as an integer scaled by 10^12, rounded down (ExactIn) or
-  // up (ExactOut). When the ratio is small that rounding is large relative to it, and it lands in the bound. These
-  // are written with `it.fails`: they assert the hand-computed answer and fail today. Drop `.fails` once the ratio is
-  // carried exactly.
-  it.fails('ExactOut: 150 USDC at $1 bought with SOL at exactly $150 costs exactly 1 SOL, not 1 SOL + 1 lamport', () => {
+describe('the bounds where the price ratio has no short decimal form', () => {
+  // swapValue.ts once carried the ratio of the two feed prices as an integer scaled by 10^12, rounded down (ExactIn)
+  // or up (ExactOut): when the ratio is small that rounding is large relative to it, and it landed in the bound (0.16
+  // to 0.29 % here). The ratio is now exact.
+  it('ExactOut: 150 USDC at $1 bought with SOL at exactly $150 costs exactly 1 SOL, not 1 SOL + 1 lamport', () => {
     // cost = 150_000_000 × 1 / 150 × 10^9 / 10^6 = 1_000_000_000 exactly; no slippage, no fee.
-    // The code rounds 1/150 up to 0.006666666667 and allows 1_000_000_001.
+    // At 12 decimals 1/150 rounded up to 0.006666666667 allowed 1_000_000_001.
     const t = terms({ swapMode: 'ExactOut', amount: 150_000_000n, inputUsd: 150, outputUsd: 1, inputDecimals: 9, outputDecimals: 6, slippageBps: 0, feeBps: 0 });
     expect(maximumSwapInput(t)).toBe(1_000_000_000n);
   });
 
-  it.fails('ExactOut: 1e9 of a $0.0000215 token (5 decimals) bought with a $97,000 token (8 decimals) costs 22,164,949 units', () => {
+  it('ExactOut: 1e9 of a $0.0000215 token (5 decimals) bought with a $97,000 token (8 decimals) costs 22,164,949 units', () => {
     // cost = 10^14 × 0.0000215 / 97_000 × 10^8 / 10^5 = 21_500 / 97_000 × 10^8 = 22_164_948.45… → 22_164_949.
-    // The ratio 0.0000215 / 97_000 = 2.216…e-10 is 221.6 at the 10^12 scale, rounded up to 222: the code allows
+    // The ratio 0.0000215 / 97_000 = 2.216…e-10 is 221.6 at the 10^12 scale: rounded up to 222 it allowed
     // 22_200_000, 35_051 units (0.16 %) more than the bound, before any slippage.
     const t = terms({ swapMode: 'ExactOut', inputMint: UNKNOWN, outputMint: BONK, amount: 100_000_000_000_000n, inputUsd: 97_000, outputUsd: 0.0000215, inputDecimals: 8, outputDecimals: 5, slippageBps: 0, feeBps: 0 });
     expect(maximumSwapInput(t)).toBe(22_164_949n);
   });
 
-  it.fails('ExactIn: 1e9 of a $0.0000215 token sold for a $97,000 token is worth 22,164,948 units', () => {
-    // value = 22_164_948.45… → 22_164_948. The code rounds the ratio down to 221 and asks only 22_100_000 (0.29 %
-    // less than the value: here the bound is looser, letting the venue return less).
+  it('ExactIn: 1e9 of a $0.0000215 token sold for a $97,000 token is worth 22,164,948 units', () => {
+    // value = 22_164_948.45… → 22_164_948. The ratio rounded down to 221 asked only 22_100_000 (0.29 % less than
+    // the value: a looser bound, letting the venue return less).
     const t = terms({ inputMint: BONK, outputMint: UNKNOWN, amount: 100_000_000_000_000n, inputUsd: 0.0000215, outputUsd: 97_000, inputDecimals: 5, outputDecimals: 8, slippageBps: 0, feeBps: 0 });
     expect(minimumSwapOutput(t)).toBe(22_164_948n);
   });
@@ -229,15 +230,15 @@ describe("Ultra's fee table (jupiter-api.md §1.2, docs ultra/fees.mdx), row by 
   });
 });
 
-describe("the fee table where it reads more into Jupiter's rows than they say (KNOWN DIVERGENCE, see issue 21 report)", () => {
+describe("the fee table reads no more into Jupiter's rows than they say", () => {
   // The documented rows name SOL/Stable -> JUP/JLP/jupSOL as free, and LST-LST and stable-stable as pegged; any other
-  // pair is "everything else", 10 bps. feeTable.ts also frees a purchase of JUP/JLP/jupSOL with any token, and SOL-LST.
-  // The table is an upper bound, so a lower number there is a bound tighter than the venue's documented charge.
-  it.fails('buying JUP with BONK is "everything else", 10 bps', () => {
+  // pair is "everything else", 10 bps. The table is an upper bound: a lower number than the documented charge would
+  // refuse honest swaps (feeTable.ts once freed a purchase of JUP/JLP/jupSOL with any token, and SOL-LST).
+  it('buying JUP with BONK is "everything else", 10 bps', () => {
     expect(ultraMaxFeeBps(BONK, JUP)).toBe(10);
   });
 
-  it.fails('SOL -> mSOL is not a documented pegged pair: 10 bps', () => {
+  it('SOL -> mSOL is not a documented pegged pair: 10 bps', () => {
     expect(ultraMaxFeeBps(SOL, MSOL)).toBe(10);
   });
 });

@@ -187,11 +187,12 @@ async function wireKeeper(o: KeeperOptions, opened: Closer[]): Promise<RunningKe
         intentId,
         maxSlippageBps: config.risk.maxSlippageBps,
         usdPrice: (mint) => market?.prices[mint],
+        ultra: { excludeRouters: config.api.ultra.excludeRouters, maxQuoteAgeMs: config.api.ultra.maxQuoteAge },
         signal,
       });
     },
     guard: async (intent, built) => {
-      const policy = await guardPolicyFor(intent, built, { wallet: o.wallet.publicKey, risk: config.risk, coSigners, market: await snapshots.read('market'), maxPriceAgeMs: config.feeds.maxPriceAge, now: Date.now() });
+      const policy = await guardPolicyFor(intent, built, { wallet: o.wallet.publicKey, risk: config.risk, coSigners, extraPrograms: config.venue.allowPrograms, maxQuoteAgeMs: config.api.ultra.maxQuoteAge, market: await snapshots.read('market'), maxPriceAgeMs: config.feeds.maxPriceAge, now: Date.now() });
       return guardTransaction(built.tx, policy, rpc);
     },
   });
@@ -256,7 +257,7 @@ async function wireKeeper(o: KeeperOptions, opened: Closer[]): Promise<RunningKe
     intent: (i) => intents.get(i),
     refused: (i) => intents.get(i),
     market: () => snapshots.read('market'),
-    feeOf: (sig) => rpc.transactionFee(sig),
+    feeOf: (sig) => rpc.transactionFee(sig, o.wallet.address),
     recordFee: (i, fee, at) => risk.recordFee(i, fee, at).then(() => noteTradeFee(redis, prefix, i, fee)),
     recordFill: (inst, fill) => pnl.recordFill(inst, fill),
     events: events.publisher,

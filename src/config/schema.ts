@@ -1,6 +1,9 @@
+import bs58 from 'bs58';
 import { validateDetailed } from 'node-cron';
 import { z } from 'zod';
+import { ULTRA_ROUTERS } from '../jupiter/ultra/getOrder.js';
 import { knownBySymbol } from '../lib/mints.js';
+import { API_AREAS, type ApiArea } from '../solana/programs.js';
 import { formatDuration, parseDuration } from './duration.js';
 import { loggingSchema, notifySchema } from './notifySchema.js';
 
@@ -104,6 +107,47 @@ export const strategyInstanceSchema = z.strictObject({
 const url = z.string().url();
 const BASE58_ADDRESS = /^[1-9A-HJ-NP-Za-km-z]{32,44}$/;
 
+/** A program id: base58 of 32 bytes. */
+const programId = z.string().refine(
+  (v) => {
+    if (!BASE58_ADDRESS.test(v)) return false;
+    try {
+      return bs58.decode(v).length === 32;
+    } catch {
+      return false;
+    }
+  },
+  { message: 'expected a program id (base58 of 32 bytes)' },
+);
+/** Programs an operator has reviewed and allows at the top level of one API area's transactions, each once. */
+const programList = z
+  .array(programId)
+  .max(16)
+  .refine((ids) => new Set(ids).size === ids.length, { message: 'lists a program more than once' });
+
+/**
+ * Top-level programs allowed per API area besides the area's own (src/solana/programs.ts), reviewed by the operator:
+ * a venue route that calls its own program at the top level (Ultra's DFlow and OKX routers) is refused unless listed.
+ */
+export const allowProgramsSchema = z.strictObject(Object.fromEntries(API_AREAS.map((a) => [a, programList.optional()])) as Record<ApiArea, z.ZodOptional<typeof programList>>);
+
+/** Ultra orders: which routers the venue may not use, and how long an order may stay landable. */
+export const ultraSchema = z.strictObject({
+  /** Routers Ultra may not route through (sent as `excludeRouters`). Excluding all four leaves no route. */
+  excludeRouters: z
+    .array(z.enum(ULTRA_ROUTERS))
+    .max(ULTRA_ROUTERS.length)
+    .refine((r) => new Set(r).size === r.length, { message: 'lists a router more than once' })
+    .refine((r) => new Set(r).size < ULTRA_ROUTERS.length, { message: `excludes every router (${ULTRA_ROUTERS.join(', ')}): Ultra would have no route` })
+    .default([]),
+  /**
+   * Longest an Ultra order may stay landable, from when the keeper asked for it: an older one is built again instead
+   * of signed, and a JupiterZ quote whose fill (signed by the market maker after the wallet) expires later is refused.
+   * JupiterZ fills expire 55 s after the quote; below that, exclude `jupiterz`.
+   */
+  maxQuoteAge: duration(5_000, 120_000).default(60_000),
+});
+
 /** The venue: the in-process simulator (paper), an external simulator, or the live Jupiter API. */
 export const venueSchema = z.strictObject({
   kind: z.enum(['simulator', 'live']),
@@ -116,6 +160,11 @@ export const venueSchema = z.strictObject({
    * simulator venue the keeper adds the simulator's declared vault at start. Any other required signer is refused.
    */
   coSigners: z.array(z.string().regex(BASE58_ADDRESS, 'expected a base58 address')).max(16).default([]),
+  /**
+   * Programs you reviewed and allow at the top level of an API area's transactions, e.g. `{ ultra: [<router id>] }`
+   * for Ultra's DFlow or OKX routes. Any other program outside the area's own is refused.
+   */
+  allowPrograms: allowProgramsSchema.default({}),
   simulator: z.strictObject({
     seed: z.number().int().min(0).default(1),
     clockSpeed: z.number().min(0).max(1_000).default(1),
@@ -216,7 +265,9 @@ export const configSchema = z.strictObject({
      * venue at any other address, the simulator included, gets no key unless this names it.
      */
     keyedBaseUrl: url.optional(),
-  }).default({ timeoutMs: 15_000 }),
+    /** Ultra orders: `excludeRouters` and `maxQuoteAge`. */
+    ultra: ultraSchema.default({ excludeRouters: [], maxQuoteAge: 60_000 }),
+  }).default({ timeoutMs: 15_000, ultra: { excludeRouters: [], maxQuoteAge: 60_000 } }),
   wallet: z.strictObject({
     /** Path of a Solana CLI keypair file (JSON array of 64 bytes); JUPKEEPER_KEYPAIR_PATH overrides it. */
     keypairPath: z.string().min(1).optional(),

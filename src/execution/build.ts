@@ -1,6 +1,7 @@
 import { VersionedTransaction } from '@solana/web3.js';
 import { inviteKeypairFromCode } from '../jupiter/send/inviteCode.js';
 import type { JupiterClient } from '../jupiter/client.js';
+import type { UltraRouter } from '../jupiter/ultra/getOrder.js';
 import type { PredictionClaimBuild } from '../jupiter/prediction/claimPredictionPosition.js';
 import type { BuiltPredictionOrder } from '../jupiter/prediction/createPredictionOrder.js';
 import { AlreadyClaimedError, ClaimNotRequiredError } from '../jupiter/prediction/errors.js';
@@ -9,7 +10,7 @@ import type { SolanaRpc } from '../solana/rpc.js';
 import type { HotWallet } from '../solana/wallet.js';
 import { buildMetisSwap, describeAttempts } from './metisSwap.js';
 import { inviteCodeFor } from './sendInvite.js';
-import type { BuiltTransaction } from './types.js';
+import { DEFAULT_MAX_QUOTE_AGE_MS, type BuiltTransaction } from './types.js';
 
 /** Blocks a blockhash stays valid. */
 const BLOCKHASH_BLOCKS = 150n;
@@ -27,6 +28,10 @@ export interface BuildDeps {
   usdPrice(mint: string): { usd: number; decimals: number } | undefined;
   /** maxAccounts a Metis quote is asked with, in turn, while its transaction does not fit (default MAX_ACCOUNTS_STEPS). */
   maxAccountsSteps?: readonly number[] | undefined;
+  /** Ultra orders (config `api.ultra`): routers excluded, and the longest an order may stay landable from its request, ms. */
+  ultra?: { excludeRouters?: readonly UltraRouter[] | undefined; maxQuoteAgeMs?: number | undefined } | undefined;
+  /** The clock an Ultra order's age starts on (unix ms; default Date.now). */
+  now?: () => number;
   signal?: AbortSignal;
 }
 
@@ -68,23 +73,7 @@ export async function buildTransaction(intent: Intent, deps: BuildDeps): Promise
       if (intent.slippageBps !== undefined && intent.slippageBps > deps.maxSlippageBps) {
         throw new BuildRefusal('rejected', 'RISK_SLIPPAGE', `slippage ${intent.slippageBps} bps is above the limit of ${deps.maxSlippageBps} bps`);
       }
-      if (intent.via === 'ultra') {
-        const order = await deps.jup.ultra.getOrder({ inputMint: intent.inputMint, outputMint: intent.outputMint, amount: intent.amount, taker: owner, slippageBps: intent.slippageBps }, o);
-        if (order.slippageBps > deps.maxSlippageBps) {
-          throw new BuildRefusal('rejected', 'RISK_SLIPPAGE', `the venue chose ${order.slippageBps} bps slippage, above the limit of ${deps.maxSlippageBps} bps`);
-        }
-        if (order.signatureFeePayer && order.signatureFeePayer !== owner) {
-          // A market maker or Jupiter's gas sponsor pays the fee: the wallet is not the fee payer, which the guard
-          // refuses. Say so here, with the reason, instead of building a transaction that will be refused.
-          throw new BuildRefusal('failed', 'FEE_PAYER_NOT_WALLET', `the venue made ${order.signatureFeePayer} the fee payer (gasless or RFQ route); jup-keeper only signs transactions its wallet pays for`);
-        }
-        return {
-          tx: decode(order.transaction ?? ''),
-          route: { via: 'ultra', requestId: order.requestId },
-          lastValidBlockHeight: await lastValid(deps, order.lastValidBlockHeight),
-          quote: { inputMint: order.inputMint, inAmount: order.inAmount, outputMint: order.outputMint, outAmount: order.outAmount, minOutAmount: order.otherAmountThreshold, slippageBps: order.slippageBps, feeBps: order.feeBps },
-        };
-      }
+      if (intent.via === 'ultra') return buildUltraSwap(intent, deps);
       const swapMode = intent.swapMode ?? 'ExactIn';
       const metis = await buildMetisSwap(deps.jup, { inputMint: intent.inputMint, outputMint: intent.outputMint, amount: intent.amount, swapMode, slippageBps: intent.slippageBps ?? Math.min(50, deps.maxSlippageBps), userPublicKey: owner, maxAccountsSteps: deps.maxAccountsSteps }, o);
       if (!metis.ok) throw new BuildRefusal('failed', 'SWAP_TX_TOO_LARGE', describeAttempts(metis.attempts));
@@ -202,6 +191,38 @@ export async function buildTransaction(intent: Intent, deps: BuildDeps): Promise
       return routed(decode(r.tx), { via: 'rpc' }, deps, {});
     }
   }
+}
+
+/**
+ * An Ultra order: whichever route the venue picks among the routers the config leaves it (Metis with the wallet as
+ * fee payer; JupiterZ, whose market maker pays the fee and signs after the wallet; Metis gasless, whose fee Jupiter's
+ * gas wallet pays). The guard holds every route to the same rules (a fee payer other than the wallet only as
+ * policy.sponsoredFees allows). What the venue says of the route is recorded, and refused early where it already
+ * breaks a bound: a JupiterZ quote that stays landable past the maximum quote age (the guard checks the fill itself).
+ */
+async function buildUltraSwap(intent: Extract<Intent, { kind: 'swap' }>, deps: BuildDeps): Promise<BuiltTransaction> {
+  const quotedAt = (deps.now ?? Date.now)();
+  const maxAge = deps.ultra?.maxQuoteAgeMs ?? DEFAULT_MAX_QUOTE_AGE_MS;
+  const exclude = deps.ultra?.excludeRouters;
+  const order = await deps.jup.ultra.getOrder(
+    { inputMint: intent.inputMint, outputMint: intent.outputMint, amount: intent.amount, taker: deps.wallet.address, slippageBps: intent.slippageBps, excludeRouters: exclude && exclude.length > 0 ? exclude : undefined },
+    { signal: deps.signal },
+  );
+  if (order.slippageBps > deps.maxSlippageBps) {
+    throw new BuildRefusal('rejected', 'RISK_SLIPPAGE', `the venue chose ${order.slippageBps} bps slippage, above the limit of ${deps.maxSlippageBps} bps`);
+  }
+  if (order.expireAt !== undefined && /^\d+$/.test(order.expireAt) && Number(order.expireAt) * 1000 > quotedAt + maxAge) {
+    throw new BuildRefusal('rejected', 'ULTRA_QUOTE_AGE', `the ${order.router ?? 'RFQ'} quote stays landable until ${new Date(Number(order.expireAt) * 1000).toISOString()}, more than api.ultra.maxQuoteAge (${Math.round(maxAge / 1000)} s) after it was asked for; raise the bound or exclude the router (api.ultra.excludeRouters)`);
+  }
+  const route = { router: order.router ?? null, swapType: order.swapType ?? null, gasless: order.gasless ?? null, feePayer: order.signatureFeePayer ?? null, ...(order.maker !== undefined ? { maker: order.maker, quoteId: order.quoteId ?? null, expireAt: order.expireAt ?? null } : {}) };
+  return {
+    tx: decode(order.transaction ?? ''),
+    route: { via: 'ultra', requestId: order.requestId },
+    lastValidBlockHeight: await lastValid(deps, order.lastValidBlockHeight),
+    quote: { inputMint: order.inputMint, inAmount: order.inAmount, outputMint: order.outputMint, outAmount: order.outAmount, minOutAmount: order.otherAmountThreshold, slippageBps: order.slippageBps, feeBps: order.feeBps, ...route, quotedAt },
+    quotedAt,
+    signBy: quotedAt + maxAge,
+  };
 }
 
 /**

@@ -1,4 +1,3 @@
-import bs58 from 'bs58';
 import type { VersionedTransaction } from '@solana/web3.js';
 import type { JupiterClient } from '../jupiter/client.js';
 import { JupiterError, SchemaError } from '../jupiter/errors.js';
@@ -15,6 +14,7 @@ import type { IntentPatch, IntentRecord, IntentStore, MoveOptions } from '../sto
 import { AlreadyDone, BuildRefusal } from './build.js';
 import { faultPoint } from './faultPoints.js';
 import { inviteNotice } from './sendInvite.js';
+import { signatureOf, transactionId } from './sponsored.js';
 import { submitAndConfirm, type AttemptEnd, type Mover } from './submit.js';
 import type { BuiltTransaction } from './types.js';
 
@@ -132,14 +132,16 @@ export class Executor {
     const minSlot = report.slot ?? (await this.deps.rpc.slot());
     this.deps.wallet.sign(built.tx);
     for (const s of built.extraSigners ?? []) s.sign(built.tx);
-    const signature = bs58.encode(built.tx.signatures[0] ?? new Uint8Array(64));
+    // The transaction's id is its fee payer's signature. When another account pays (Ultra's RFQ and gasless routes)
+    // that one signs at the venue, after the wallet: the id is recorded once found (see submit.ts), none until then.
+    const signature = transactionId(built.tx) ?? null;
     const signedTx = Buffer.from(built.tx.serialize()).toString('base64');
     // `rec` is this attempt's record as read after the claim; every move since is this owner's, fenced, so its
     // signatures are the stored ones (another owner's claim would refuse the move below).
-    const patch = { signedTx, signature, signatures: [...rec.signatures, signature], lastValidBlockHeight: built.lastValidBlockHeight, route: { ...built.route, minSlot } };
+    const patch = { signedTx, signature, signatures: signature ? [...rec.signatures, signature] : rec.signatures, lastValidBlockHeight: built.lastValidBlockHeight, route: { ...built.route, minSlot } };
     // Durable before the bytes leave the process: a lost `signed` record would make a later worker sign again.
     await move(rec, 'signed', patch, { durable: true });
-    log.info({ signature, lastValidBlockHeight: built.lastValidBlockHeight.toString(), via: built.route.via }, 'signed; signature persisted before submit');
+    log.info({ signature: signature ?? signatureOf(built.tx, this.deps.wallet.address), lastValidBlockHeight: built.lastValidBlockHeight.toString(), via: built.route.via, ...(signature ? {} : { feePayerSigns: true }) }, 'signed; signature persisted before submit');
     await faultPoint('after-sign');
     // The record as the fenced moves of this attempt left it (built, guarded, signed), without reading it back.
     const requestId = 'requestId' in built.route ? built.route.requestId : null;
@@ -202,9 +204,15 @@ export class Executor {
           await move(rec, 'rejected', { error: { code: 'GUARD_REFUSED', rule: [...new Set(report.violations.map((v) => v.rule))].join(','), message } });
           return { done: 'rejected' };
         }
+        // An order older than its quote may be (Ultra: api.ultra.maxQuoteAge) is not signed: whoever lands it could
+        // hold it that much longer. Built again, nothing signed.
+        if (built.signBy !== undefined && this.now() > built.signBy) {
+          log.info({ ageMs: this.now() - (built.quotedAt ?? builtAt) }, 'the order passed its maximum quote age before it was signed; building it again');
+          break;
+        }
         return { built, report };
       }
-      log.info('the built transaction went stale while the guard could not check it; building it again');
+      if (built.signBy === undefined || this.now() <= built.signBy) log.info('the built transaction went stale while the guard could not check it; building it again');
     }
   }
 

@@ -1,12 +1,14 @@
 import type { PublicKey } from '@solana/web3.js';
 import type { MarketData } from '../engine/ports.js';
+import { decodeFill, isFill } from '../jupiter/ultra/orderEngine.js';
 import { USDC_MINT, WSOL_MINT } from '../lib/mints.js';
+import { PROGRAM_IDS } from '../lib/programIds.js';
 import type { Intent } from '../sdk/intents.js';
 import { GuardUnavailable, type GuardPolicy, type SpendRule } from '../solana/guard.js';
 import { allowedProgramsFor, type ApiArea } from '../solana/programs.js';
 import { ultraMaxFeeBps } from './feeTable.js';
 import { productCheckFor } from './productGuard/index.js';
-import type { BuiltTransaction } from './types.js';
+import { DEFAULT_MAX_QUOTE_AGE_MS, type BuiltTransaction } from './types.js';
 
 /** What the policy is made of besides the intent: the configuration and independent sources. */
 export interface PolicyContext {
@@ -15,8 +17,13 @@ export interface PolicyContext {
   risk: { maxSlippageBps: number; maxPriorityFeeLamports: bigint; allowToken2022Mints: readonly string[] };
   /** The venue's declared co-signers (config `venue.coSigners`, and the simulator's own at start). */
   coSigners: readonly string[];
-  /** Extra top-level programs the operator allows. */
-  extraPrograms?: readonly string[];
+  /** Extra top-level programs the operator allows, per API area (config `venue.allowPrograms`). */
+  extraPrograms?: Partial<Readonly<Record<ApiArea, readonly string[]>>> | undefined;
+  /**
+   * Longest an Ultra order may stay landable, counted from its request, ms (config `api.ultra.maxQuoteAge`): a JupiterZ
+   * fill expiring later is refused (rule quote-expiry). Default DEFAULT_MAX_QUOTE_AGE_MS.
+   */
+  maxQuoteAgeMs?: number | undefined;
   /** The latest market snapshot (the price feed), or undefined when there is none yet. */
   market: MarketData | undefined;
   /** Oldest market snapshot a swap may be valued with, ms. */
@@ -30,13 +37,13 @@ export interface PolicyContext {
  * invite's signer) and what it read from a separate listing (a lend withdrawal's share token) come with the build.
  * Throws GuardUnavailable when the feed cannot value a swap yet (retry).
  */
-export async function guardPolicyFor(intent: Intent, built: Pick<BuiltTransaction, 'engineSigners' | 'burn'>, ctx: PolicyContext): Promise<GuardPolicy> {
+export async function guardPolicyFor(intent: Intent, built: Pick<BuiltTransaction, 'engineSigners' | 'burn' | 'quotedAt'>, ctx: PolicyContext): Promise<GuardPolicy> {
   const product = await productCheckFor(intent, { wallet: ctx.wallet, inviteSigner: built.engineSigners?.[0] });
   const area = areaOf(intent);
   const policy = (spend: SpendRule, extra: Partial<GuardPolicy> = {}): GuardPolicy => ({
     wallet: ctx.wallet,
     area,
-    allowedPrograms: allowedProgramsFor(area, ctx.extraPrograms),
+    allowedPrograms: allowedProgramsFor(area, ctx.extraPrograms?.[area]),
     coSigners: new Set([...ctx.coSigners, ...(built.engineSigners ?? [])]),
     maxPriorityFeeLamports: ctx.risk.maxPriorityFeeLamports,
     spend,
@@ -52,7 +59,7 @@ export async function guardPolicyFor(intent: Intent, built: Pick<BuiltTransactio
     case 'swap':
       return policy(
         { kind: 'counterparty', mint: intent.inputMint, max: intent.amount },
-        { swap: swapTerms(intent, ctx), mayUnwrapSol: intent.inputMint === WSOL_MINT || intent.outputMint === WSOL_MINT },
+        { swap: swapTerms(intent, ctx), mayUnwrapSol: intent.inputMint === WSOL_MINT || intent.outputMint === WSOL_MINT, ...(intent.via === 'ultra' ? ultraRoutes(built, ctx) : {}) },
       );
     case 'trigger.create':
       return policy(escrow(intent.inputMint, intent.makingAmount), { mayUnwrapSol: intent.inputMint === WSOL_MINT });
@@ -78,6 +85,41 @@ export async function guardPolicyFor(intent: Intent, built: Pick<BuiltTransactio
     case 'send.clawback':
       return policy({ kind: 'nothing' });
   }
+}
+
+/**
+ * Jupiter's gas wallet (DOCS `swap/advanced/gasless.mdx`: the `signatureFeePayer` of automatic sponsorship, and the
+ * payer of a JupiterZ taker's new output token account). Ultra's own is not named in its docs: if it differs, declare
+ * it in `venue.coSigners`.
+ */
+export const JUPITER_GAS_WALLET = 'gasTzr94Pmp4Gf8vknQnqxeYxdgwFjbgdJa4msYRpnB';
+
+/**
+ * What Ultra's real routes need beyond Metis's (jupiter-api.md §1.2): a JupiterZ market maker or Jupiter's gas wallet
+ * may pay the fee and sign after the wallet (the wallet then pays none), and a JupiterZ fill may not stay landable
+ * past the order's request plus `maxQuoteAgeMs`, on the expiry the fill itself carries (the chain enforces it).
+ */
+function ultraRoutes(built: Pick<BuiltTransaction, 'quotedAt'>, ctx: PolicyContext): Partial<GuardPolicy> {
+  const maxAge = ctx.maxQuoteAgeMs ?? DEFAULT_MAX_QUOTE_AGE_MS;
+  const latest = BigInt(Math.floor(((built.quotedAt ?? ctx.now) + maxAge) / 1000));
+  return {
+    sponsoredFees: true,
+    // Jupiter's gas wallet signs a JupiterZ order beside the maker when it opens the taker's output account.
+    coSigners: new Set([...ctx.coSigners, JUPITER_GAS_WALLET]),
+    expiry: {
+      latest,
+      source: `api.ultra.maxQuoteAge, ${Math.round(maxAge / 1000)} s from the order's request`,
+      // Every instruction of the order engine is a fill, whose expiry the program enforces; anything else has none.
+      read: (instructions) => instructions.filter((ix) => ix.programId === PROGRAM_IDS.jupiterOrderEngine).map((ix) => {
+        if (!isFill(ix)) return `an instruction of the order engine ${ix.programId} that is not its fill`;
+        try {
+          return decodeFill(ix).expireAt;
+        } catch (err) {
+          return err instanceof Error ? err.message : String(err);
+        }
+      }),
+    },
+  };
 }
 
 /** The API area whose programs an intent's transaction may invoke. */

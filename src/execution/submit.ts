@@ -7,7 +7,9 @@ import type { IntentState } from '../engine/states.js';
 import type { SolanaRpc } from '../solana/rpc.js';
 import type { IntentPatch, IntentRecord, IntentStore, MoveOptions } from '../store/intents.js';
 import { confirmSignature } from './confirm.js';
+import { sleep } from '../lib/time.js';
 import { faultPoint } from './faultPoints.js';
+import { awaitsFeePayer, findInHistory, firstSigner, isFeePayerSignature, provenAbsent } from './sponsored.js';
 import type { SubmitRoute } from './types.js';
 
 /** A fenced move of one intent by its current owner (the executor's). */
@@ -33,12 +35,20 @@ export interface SubmitDeps {
  * with the signature absent ends the attempt. `signedTx`, when given, is the record's signedTx already decoded.
  */
 export async function submitAndConfirm(rec: IntentRecord, d: SubmitDeps, signedTx?: VersionedTransaction): Promise<AttemptEnd> {
-  if (!rec.signedTx || !rec.signature || rec.lastValidBlockHeight === null) {
+  if (!rec.signedTx || rec.lastValidBlockHeight === null) {
     throw new KeeperError('INTENT_CORRUPT', 'halt', `intent ${rec.id} is ${rec.state} without its signed transaction`);
   }
   // The transaction just signed in this process is the one whose bytes are the record's: not decoded again.
   const tx = signedTx ?? VersionedTransaction.deserialize(Buffer.from(rec.signedTx, 'base64'));
+  // A sponsored transaction's id comes from its fee payer at the venue: the record has none until it is found.
+  const sponsored = awaitsFeePayer(tx);
   const route = parseRoute(rec.route);
+  if (sponsored) {
+    await d.move(rec, 'submitted', {});
+    return submitSponsored(rec, d, tx, route);
+  }
+  const signature = rec.signature;
+  if (!signature) throw new KeeperError('INTENT_CORRUPT', 'halt', `intent ${rec.id} is ${rec.state} without its signature`);
   await d.move(rec, 'submitted', {});
   let executed: Record<string, unknown> | undefined;
   const send = async (): Promise<void> => {
@@ -51,7 +61,7 @@ export async function submitAndConfirm(rec: IntentRecord, d: SubmitDeps, signedT
   }
   await faultPoint('after-submit');
   const c = await confirmSignature(d.rpc, {
-    signature: rec.signature,
+    signature,
     blockhash: tx.message.recentBlockhash,
     lastValidBlockHeight: rec.lastValidBlockHeight,
     minSlot: minSlotOf(rec.route),
@@ -60,18 +70,91 @@ export async function submitAndConfirm(rec: IntentRecord, d: SubmitDeps, signedT
     logger: d.log,
   });
   if (c.kind === 'expired') return { expired: true };
-  // Nothing but this owner's fenced moves changed the record since `rec` (read after the claim, or as the moves
-  // of this attempt left it): its quote is the stored one.
-  const latest = rec;
+  return settle(rec, d, c, executed);
+}
+
+/**
+ * A sponsored transaction (Ultra's RFQ and gasless routes): its fee payer signs at the venue, after the wallet, so its
+ * id is found rather than known. The venue's answer names it, but counts only if it verifies as the fee payer's
+ * signature over this message; otherwise it is looked for in the wallet's history. Once known it is recorded and
+ * confirmed by it like any other. The attempt ends expired only when the blockhash provably expired and the
+ * wallet's history holds no signature of that fee payer over this message.
+ */
+async function submitSponsored(rec: IntentRecord, d: SubmitDeps, tx: VersionedTransaction, route: SubmitRoute): Promise<AttemptEnd> {
+  const wallet = firstSigner(tx);
+  if (!wallet) throw new KeeperError('INTENT_CORRUPT', 'halt', `intent ${rec.id} is ${rec.state} with no signature in its signed transaction`);
+  const message = tx.message.serialize();
+  const minSlot = minSlotOf(rec.route);
+  // Found by an earlier run of this attempt (and verified then): confirmed by it at once.
+  let id: string | undefined = isFeePayerSignature(tx, rec.signature ?? undefined, message) ? rec.signature! : undefined;
+  let executed: Record<string, unknown> | undefined;
+  const learn = (signature: string | undefined): void => {
+    if (id === undefined && isFeePayerSignature(tx, signature, message)) id = signature;
+  };
+  const send = async (): Promise<void> => {
+    try {
+      const r = await submitOnce(d, route, rec.signedTx!, tx);
+      executed = r ?? executed;
+      learn(typeof r?.signature === 'string' ? r.signature : undefined);
+    } catch (err) {
+      if (err instanceof ExecuteError) learn(err.signature);
+      throw err;
+    }
+  };
+  const trySend = () => send().catch((err: unknown) => d.log.debug({ err: summarize(err) }, 'submit did not confirm; looking for the transaction in the wallet\'s history'));
+  await trySend();
+  await faultPoint('after-submit');
+  let lastSend = Date.now();
+  for (;;) {
+    if (id === undefined) {
+      const found = await findInHistory(d.rpc, { wallet, tx, minSlot }).catch(() => undefined);
+      if (found?.signature) id = found.signature;
+    }
+    if (id === undefined) {
+      const proof = await provenAbsent(d.rpc, { wallet, tx, minSlot, lastValidBlockHeight: rec.lastValidBlockHeight! }).catch(() => ({ absent: false as const }));
+      if ('found' in proof && proof.found) id = proof.found;
+      else if (proof.absent) return { expired: true };
+    }
+    if (id !== undefined) {
+      const known = id;
+      // Recorded before it is confirmed: the wallet feed asks the chain about it from now on, and a restart resumes by it.
+      const signatures = rec.signatures.includes(known) ? rec.signatures : [...rec.signatures, known];
+      if (rec.signature !== known) await d.move(rec, 'submitted', { signature: known, signatures });
+      const named: IntentRecord = { ...rec, signature: known, signatures, state: 'submitted' };
+      const c = await confirmSignature(d.rpc, { signature: known, blockhash: tx.message.recentBlockhash, lastValidBlockHeight: rec.lastValidBlockHeight!, minSlot, resend: send, signal: d.signal, logger: d.log });
+      if (c.kind !== 'expired') return settle(named, d, c, executed);
+      // That signature provably never landed: only the wallet's history can say the message did not land either.
+      const proof = await provenAbsent(d.rpc, { wallet, tx, minSlot, lastValidBlockHeight: rec.lastValidBlockHeight! }).catch(() => ({ absent: false as const }));
+      if (proof.absent) return { expired: true };
+      id = 'found' in proof && proof.found !== known ? proof.found : undefined;
+      if (id !== undefined) continue;
+    }
+    if (Date.now() - lastSend >= RESEND_EVERY_MS) {
+      await trySend();
+      lastSend = Date.now();
+    }
+    await sleep(POLL_MS, d.signal);
+  }
+}
+
+/**
+ * Records how a confirmed transaction ended. Nothing but this owner's fenced moves changed the record since `rec`
+ * (read after the claim, or as the moves of this attempt left it): its quote is the stored one.
+ */
+async function settle(rec: IntentRecord, d: SubmitDeps, c: Exclude<Awaited<ReturnType<typeof confirmSignature>>, { kind: 'expired' }>, executed: Record<string, unknown> | undefined): Promise<AttemptEnd> {
   if (c.kind === 'landed') {
-    await d.move(latest, 'landed', { result: { slot: c.status.slot, ...(executed ?? {}), expected: latest.quote?.expectedChanges ?? null } });
+    await d.move(rec, 'landed', { result: { slot: c.status.slot, ...(executed ?? {}), expected: rec.quote?.expectedChanges ?? null } });
     d.log.info({ signature: rec.signature, slot: c.status.slot }, 'landed');
     return { done: 'landed' };
   }
-  await d.move(latest, 'failed', { result: { slot: c.status.slot }, error: { code: 'TX_FAILED', message: `landed with an error: ${JSON.stringify(c.status.err)}` } });
+  await d.move(rec, 'failed', { result: { slot: c.status.slot }, error: { code: 'TX_FAILED', message: `landed with an error: ${JSON.stringify(c.status.err)}` } });
   d.log.warn({ signature: rec.signature, err: c.status.err }, 'landed with an error (fee paid)');
   return { done: 'failed' };
 }
+
+/** How often a sponsored transaction is looked for, and sent again while it is not found, ms. */
+const POLL_MS = 1_000;
+const RESEND_EVERY_MS = 2_000;
 
 /** Sends the signed bytes once by the intent's route; returns what the venue reported when it executed them. */
 async function submitOnce(d: SubmitDeps, route: SubmitRoute, signedTx: string, tx: VersionedTransaction): Promise<Record<string, unknown> | undefined> {
@@ -80,7 +163,7 @@ async function submitOnce(d: SubmitDeps, route: SubmitRoute, signedTx: string, t
     case 'ultra':
       try {
         const r = await jup.ultra.executeOrder({ signedTransaction: signedTx, requestId: route.requestId });
-        return { inAmount: r.totalInputAmount, outAmount: r.totalOutputAmount, slot: r.slot };
+        return { inAmount: r.totalInputAmount, outAmount: r.totalOutputAmount, slot: r.slot, signature: r.signature };
       } catch (err) {
         // The venue forgot the request (older than its cache): the same bytes can still go through RPC, but only
         // if they are complete. An Ultra transaction the venue co-signs at execute carries an empty signature

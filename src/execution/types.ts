@@ -1,5 +1,11 @@
 import type { VersionedTransaction } from '@solana/web3.js';
 
+/**
+ * How long an Ultra order may stay landable by default, from its request, ms (config `api.ultra.maxQuoteAge`): a
+ * JupiterZ quote's fill expires 55 s after it is made (DOCS `swap/routing/rfq-integration.mdx`, "Expiry").
+ */
+export const DEFAULT_MAX_QUOTE_AGE_MS = 60_000;
+
 /** How a signed transaction reaches the chain; persisted so a restarted worker re-submits the same way. */
 export type SubmitRoute =
   | { via: 'ultra'; requestId: string }
@@ -21,6 +27,10 @@ export interface BuiltTransaction {
   engineSigners?: readonly string[];
   /** A lend withdrawal: the share token it burns and the most of it, from the lend listing (not the transaction). */
   burn?: { mint: string; max: bigint };
+  /** When the order was requested, unix ms (Ultra: the start of its quote age, config `api.ultra.maxQuoteAge`). */
+  quotedAt?: number;
+  /** Unix ms after which it is built again rather than signed (Ultra: `quotedAt` plus the maximum quote age). */
+  signBy?: number;
 }
 
 /** The intent cannot be carried out as asked (no route, insufficient funds, a limit): final, not retried. */

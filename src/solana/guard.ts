@@ -4,13 +4,13 @@ import { computeWalletChanges, findAuthorityChanges, readTokenAccount, type Acco
 import { decodeMessage, highestLookupIndex, lookupTableFrom, type DecodedMessage, type LookupProblem } from './guardDecode.js';
 import { checkFlows, type TracedEvent } from './guardFlows.js';
 import type { FlowEvent, GuardInstruction } from './guardInstructions.js';
-import { checkBalances, checkEscrowsKept, checkPayouts, checkStatic, checkSwapInflow, describeAccountChange, swapSpend } from './guardRules.js';
+import { checkBalances, checkEscrowsKept, checkPayouts, checkStatic, checkSwapInflow, describeAccountChange, swapSpend, walletCharged } from './guardRules.js';
 import type { GuardPolicy, GuardReport, GuardViolation, ProductCheck, ProductVerdict } from './guardTypes.js';
 import { PROGRAM_IDS, TIP_ACCOUNTS } from './programs.js';
 import { contextual, rawAccount, resultOf, RpcCallError, type RawAccount as RpcAccount, type RpcCall, type RpcReply, type SolanaRpc } from './rpc.js';
 
 export type { SpendRule } from './guardFlows.js';
-export type { CreatedAccount, GuardPolicy, GuardReport, GuardRule, GuardViolation, Payout, ProductCheck, ProductRule, ProductTerms, ProductVerdict, TopInstruction } from './guardTypes.js';
+export type { CreatedAccount, ExpiryCheck, GuardPolicy, GuardReport, GuardRule, GuardViolation, Payout, ProductCheck, ProductRule, ProductTerms, ProductVerdict, TopInstruction } from './guardTypes.js';
 export { PRODUCT_RULES } from './guardTypes.js';
 export type { SwapTerms } from './swapValue.js';
 
@@ -52,6 +52,9 @@ const TRANSIENT_SIM_ERRORS = new Set(['BlockhashNotFound', 'AccountInUse', 'Clus
 
 /** Programs through whose CPIs a swap pays its counterparty: Jupiter's aggregator and its RFQ order engine. */
 const SWAP_PROGRAMS: ReadonlySet<string> = new Set([PROGRAM_IDS.jupiterV6, PROGRAM_IDS.jupiterOrderEngine]);
+
+/** No tip account: a wallet that does not pay the fee pays no tip either. */
+const NO_TIP_ACCOUNTS: ReadonlySet<string> = new Set();
 
 /** Rent-exempt minimum of `space` bytes on mainnet (and LiteSVM): (128 + space) × 3,480 × 2 lamports. */
 export function rentExemptLamports(space: bigint): bigint {
@@ -156,11 +159,14 @@ export async function guardTransaction(tx: VersionedTransaction, policy: GuardPo
   });
   // An ExactOut swap's input is bounded by the feed's worth of its exact output, not by the intent's amount.
   const spend = swapSpend(policy.spend, policy.swap, pre);
+  // A sponsored transaction (another fee payer, which the policy allows): the wallet pays no fee and tips nobody, and
+  // the fee payer, the swap's other signer, may be paid the input as a declared co-signer may.
+  const sponsored = decoded.feePayer !== wallet && policy.sponsoredFees === true;
   const flows = checkFlows(events, pre, post, {
     wallet,
     spend,
-    tipAccounts: TIP_ACCOUNTS,
-    counterparties: policy.coSigners,
+    tipAccounts: sponsored ? NO_TIP_ACCOUNTS : TIP_ACCOUNTS,
+    counterparties: sponsored ? new Set([...policy.coSigners, decoded.feePayer]) : policy.coSigners,
     swapPrograms: SWAP_PROGRAMS,
     mayUnwrapSol: policy.mayUnwrapSol,
     burn: policy.burn,
@@ -178,12 +184,13 @@ export async function guardTransaction(tx: VersionedTransaction, policy: GuardPo
     if (!violations.some((x) => x.rule === v.rule && x.message.includes(change.account))) violations.push(v);
   }
   const changes = computeWalletChanges(pre, post, wallet);
-  checkBalances(changes, decoded, flows, { ...policy, spend }, violations);
+  const charged = sponsored ? walletCharged(decoded) : decoded;
+  checkBalances(changes, charged, flows, { ...policy, spend }, violations);
   if (product) {
     checkEscrowsKept(flows, product.terms.escrows, pre, post, violations);
-    checkPayouts(changes, decoded, flows, product.terms.payouts, violations);
+    checkPayouts(changes, charged, flows, product.terms.payouts, violations);
   }
-  if (policy.swap) checkSwapInflow(changes, decoded, flows, policy.swap, pre, violations);
+  if (policy.swap) checkSwapInflow(changes, charged, flows, policy.swap, pre, violations);
   await checkExtensions(rpc, pre, post, wallet, swapMints, policy, violations, dangerousExtensions);
   return report({ ...base, changes, tipsLamports, simulated: true, slot: sim.slot, unitsConsumed: sim.unitsConsumed });
 }

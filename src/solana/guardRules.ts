@@ -1,16 +1,22 @@
 import { mintDecimals, readTokenAccount, solSpent, type AccountStates, type AuthorityChange, type WalletChanges } from './guardChanges.js';
 import type { DecodedMessage } from './guardDecode.js';
 import { SOL_ASSET, type FlowSummary, type SpendRule } from './guardFlows.js';
-import type { GuardPolicy, GuardViolation, Payout } from './guardTypes.js';
+import type { ExpiryCheck, GuardPolicy, GuardViolation, Payout } from './guardTypes.js';
 import { maximumSwapInput, minimumSwapOutput, type SwapTerms } from './swapValue.js';
 
 // The guard's rules that read only what the simulation and the static decode found (no I/O). guard.ts runs them.
 
-/** Fee payer, signers, programs, durable nonce and the priority fee: what the message says before it runs. */
+/**
+ * Fee payer, signers, programs, durable nonce, the priority fee and the expiry: what the message says before it runs.
+ * The wallet is the fee payer, or (policy.sponsoredFees: Ultra's RFQ and gasless routes) a required signer beside
+ * the account that pays; the only other signers are that fee payer and the declared co-signers.
+ */
 export function checkStatic(decoded: DecodedMessage, policy: GuardPolicy, wallet: string, violations: GuardViolation[]): void {
-  if (decoded.feePayer !== wallet) violations.push({ rule: 'fee-payer', message: `the fee payer is ${decoded.feePayer}, not the wallet ${wallet}` });
+  const sponsor = decoded.feePayer !== wallet && policy.sponsoredFees === true ? decoded.feePayer : undefined;
+  if (decoded.feePayer !== wallet && !sponsor) violations.push({ rule: 'fee-payer', message: `the fee payer is ${decoded.feePayer}, not the wallet ${wallet}` });
+  if (sponsor && !decoded.signers.includes(wallet)) violations.push({ rule: 'signer', message: `the wallet ${wallet} is not a required signer of a transaction ${sponsor} pays for` });
   for (const signer of decoded.signers) {
-    if (signer !== wallet && !policy.coSigners.has(signer)) violations.push({ rule: 'signer', message: `the transaction needs the signature of ${signer}, neither the wallet nor a declared co-signer of the venue` });
+    if (signer !== wallet && signer !== sponsor && !policy.coSigners.has(signer)) violations.push({ rule: 'signer', message: `the transaction needs the signature of ${signer}, neither the wallet${sponsor ? ', the fee payer' : ''} nor a declared co-signer of the venue` });
   }
   for (const program of decoded.programs) {
     if (!policy.allowedPrograms.has(program)) violations.push({ rule: 'program-not-allowed', message: `program ${program} is not allowed for ${policy.area} transactions` });
@@ -19,6 +25,29 @@ export function checkStatic(decoded: DecodedMessage, policy: GuardPolicy, wallet
   if (decoded.priorityFeeLamports > policy.maxPriorityFeeLamports) {
     violations.push({ rule: 'priority-fee', message: `a priority fee of up to ${decoded.priorityFeeLamports} lamports exceeds the cap of ${policy.maxPriorityFeeLamports} (risk.maxPriorityFeeLamports)` });
   }
+  if (policy.expiry) checkExpiry(decoded, policy.expiry, violations);
+}
+
+/** The expiries the instructions carry, none later than the bound (a held signed transaction lands no later). */
+function checkExpiry(decoded: DecodedMessage, expiry: ExpiryCheck, violations: GuardViolation[]): void {
+  let found: Array<bigint | string>;
+  try {
+    found = expiry.read(decoded.instructions);
+  } catch (err) {
+    found = [err instanceof Error ? err.message : String(err)];
+  }
+  for (const e of found) {
+    if (typeof e === 'string') violations.push({ rule: 'quote-expiry', message: `the transaction's expiry cannot be read: ${e}` });
+    else if (e > expiry.latest) violations.push({ rule: 'quote-expiry', message: `the transaction stays landable until ${new Date(Number(e) * 1000).toISOString()} (unix ${e}), after the latest allowed ${new Date(Number(expiry.latest) * 1000).toISOString()} (${expiry.source})` });
+  }
+}
+
+/**
+ * A sponsored message as the balance rules see it: the wallet is charged none of its fees (another account pays),
+ * so its SOL may not fall by them either.
+ */
+export function walletCharged(decoded: DecodedMessage): DecodedMessage {
+  return { ...decoded, baseFeeLamports: 0n, priorityFeeLamports: 0n, feeLamports: 0n };
 }
 
 /**
@@ -90,7 +119,9 @@ export function checkSwapInflow(changes: WalletChanges, decoded: DecodedMessage,
   const gained = terms.outputMint === SOL_ASSET ? -solSpent(changes) + decoded.baseFeeLamports + decoded.priorityFeeLamports + flows.tipsLamports : (changes.tokens.find((t) => t.mint === terms.outputMint)?.delta ?? 0n);
   if (gained >= least) return;
   const other = changes.tokens.filter((t) => t.delta > 0n && t.mint !== terms.outputMint && t.mint !== terms.inputMint && t.mint !== SOL_ASSET);
-  if (gained <= 0n && other.length > 0) {
+  // Another mint arrived while too little of the asked one did: the venue paid out the wrong token (a sponsor's rent
+  // for the account it arrived in may count as a few lamports gained, so "nothing of the output" is not the test).
+  if (other.length > 0) {
     violations.push({ rule: 'output-mint', message: `the wallet would receive ${other.map((t) => `${t.delta} of ${t.mint}`).join(', ')} instead of ${terms.outputMint}` });
     return;
   }

@@ -28,6 +28,7 @@ export type GuardRule =
   | 'output-mint'
   | 'inflow-short'
   | 'token-extension'
+  | 'quote-expiry'
   | ProductRule;
 
 /**
@@ -151,7 +152,7 @@ export interface GuardViolation {
  * independent of the venue (the price feed, the chain): never from the response being checked (ARCHITECTURE.md §4).
  */
 export interface GuardPolicy {
-  /** The hot wallet: must be the fee payer; its accounts are the ones checked. */
+  /** The hot wallet: the fee payer (unless `sponsoredFees`); its accounts are the ones checked. */
   wallet: PublicKey;
   area: ApiArea;
   /** Base58 programs the transaction may invoke at the top level (see `allowedProgramsFor`). */
@@ -170,8 +171,30 @@ export interface GuardPolicy {
   burn?: { mint: string; max: bigint } | undefined;
   /** Token-2022 mints with a transfer hook or permanent delegate that may still be traded. */
   allowToken2022Mints: ReadonlySet<string>;
+  /**
+   * Another account may pay the fee (Ultra's routes: JupiterZ's market maker, Jupiter's gas wallet): the wallet must
+   * then be a required signer, the only other signers the fee payer and `coSigners`, and the wallet pays no fee and no
+   * tip. Every other rule holds as it is (the fee payer may also be paid the swap's input, as a co-signer may).
+   */
+  sponsoredFees?: boolean | undefined;
+  /** How long the signed transaction may stay landable, read from its own instructions (rule `quote-expiry`). */
+  expiry?: ExpiryCheck | undefined;
   /** The product instruction's terms held to the intent (every product but swaps, whose terms are `swap`); its verdict's ProductTerms tie the flows and payouts to the instruction. */
   product?: ProductCheck | undefined;
+}
+
+/**
+ * A bound on how long a signed transaction stays landable, on the expiry its own instructions carry and the chain
+ * enforces (a JupiterZ fill's `expire_at`): whoever signs after the wallet (the market maker) can hold it no longer.
+ * Built by the execution layer with the product's layout (src/jupiter/ultra/orderEngine.ts).
+ */
+export interface ExpiryCheck {
+  /** Latest expiry allowed, unix seconds. */
+  latest: bigint;
+  /** The expiries the instructions carry (unix seconds), or why one cannot be read; empty when none carries one. */
+  read(instructions: readonly TopInstruction[]): Array<bigint | string>;
+  /** Where the bound comes from, for messages (a config field). */
+  source: string;
 }
 
 /** What the guard found. `ok` is true only when there is no violation. */

@@ -1,4 +1,4 @@
-import { Connection, type AccountInfo, type Commitment, type PublicKey, type SignatureStatus } from '@solana/web3.js';
+import { Connection, VersionedTransaction, type AccountInfo, type Commitment, type PublicKey, type SignatureStatus } from '@solana/web3.js';
 import { httpRequest } from '../lib/http.js';
 import { publicUrl } from '../lib/urls.js';
 
@@ -168,18 +168,21 @@ export class SolanaRpc {
 
   /**
    * The fee (lamports) a landed transaction paid, as the chain recorded it; null when the node has no record of it.
-   * Read with the shared statuses (see `sharedStatus`), base64-encoded: only the meta's fee is used.
+   * With `payer`, what that account paid of it: 0 when another account was the fee payer (Ultra's RFQ and gasless
+   * routes). Read with the shared statuses (see `sharedStatus`), base64-encoded: only the meta's fee and the fee
+   * payer (the message's first account) are used.
    */
-  async transactionFee(signature: string): Promise<bigint | null> {
+  async transactionFee(signature: string, payer?: string): Promise<bigint | null> {
     const method = 'getTransaction';
     const reply = await new Promise<RpcReply>((resolve, reject) => {
       this.shared.calls.push({ call: { method, params: [signature, { commitment: 'confirmed', maxSupportedTransactionVersion: 0, encoding: 'base64' }] }, resolve, reject });
       this.kickShared();
     });
-    const tx = resultOf(reply, method) as { meta?: { fee?: unknown } | null } | null;
+    const tx = resultOf(reply, method) as { meta?: { fee?: unknown } | null; transaction?: unknown } | null;
     if (!tx?.meta) return null;
     const fee = tx.meta.fee;
     if (typeof fee !== 'number' || !Number.isSafeInteger(fee) || fee < 0) throw new Error(`${method}: the RPC node answered a fee that is not a number of lamports`);
+    if (payer !== undefined && feePayerOf(tx.transaction, method) !== payer) return 0n;
     return BigInt(fee);
   }
 
@@ -316,6 +319,13 @@ export class RpcCallError extends Error {
   ) {
     super(message);
   }
+}
+
+/** The fee payer of a transaction as getTransaction answers it base64-encoded (`[base64, 'base64']`). */
+function feePayerOf(transaction: unknown, method: string): string {
+  const encoded = Array.isArray(transaction) && typeof transaction[0] === 'string' ? transaction[0] : undefined;
+  if (encoded === undefined) throw new Error(`${method}: the RPC node answered no base64 transaction`);
+  return VersionedTransaction.deserialize(Buffer.from(encoded, 'base64')).message.staticAccountKeys[0]!.toBase58();
 }
 
 /** The result of a reply, or throws its error as an RpcCallError. */

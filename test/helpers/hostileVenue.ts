@@ -17,6 +17,7 @@ import { BONK, JUP, SOL } from './sim.js';
 import { feedWorth, rewriteTransaction, type Attack, type Rewrite } from './hostileAttacks.js';
 import { claimAsked, lieAboutAmounts, quoteKey, setOut } from './hostileFields.js';
 import { createProductProxy } from './hostileProductProxy.js';
+import { rewriteRfqTransaction } from './hostileRfq.js';
 import { isBuildRequest, STRANGER_LAMPORTS, type AttackRecord, type AttackRule, type Flow, type HostileVenue, type RpcFault, type SeenRequest, type SeenSignature } from './hostileTypes.js';
 
 export * from './hostileAttacks.js';
@@ -147,7 +148,9 @@ export async function startHostileVenue(sim: RunningSimulator, o: { stranger?: K
       record.honest = { ...body };
       const input = tokenOf(inputMint);
       const output = tokenOf(outputMint);
-      const rewrite = rewriteTransaction(VersionedTransaction.deserialize(Buffer.from(body.transaction, 'base64')), attack, { venue: venue(), wallet: new PublicKey(taker!), stranger, input, output, inAmount: amount });
+      // A JupiterZ order (the market maker its fee payer and counterparty) is attacked on its own shape.
+      const rewriteOrder = body.router === 'jupiterz' ? rewriteRfqTransaction : rewriteTransaction;
+      const rewrite = rewriteOrder(VersionedTransaction.deserialize(Buffer.from(body.transaction, 'base64')), attack, { venue: venue(), wallet: new PublicKey(taker!), stranger, input, output, inAmount: amount });
       const lie: Record<string, unknown> = { ...body, transaction: Buffer.from(rewrite.tx.serialize()).toString('base64') };
       lieAboutAmounts(lie, rewrite, attack, { venue: venue(), output, asked: tokenOf(asked) });
       if (rewrite.priorityFeeLamports !== undefined) lie.prioritizationFeeLamports = Number(rewrite.priorityFeeLamports);

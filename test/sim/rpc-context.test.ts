@@ -129,10 +129,10 @@ describe('the simulator RPC pinned to a slot, and the ledger it keeps', () => {
   });
 
   describe('GET /__sim/venue', () => {
-    it('names the vault (the second signer of its swaps) and the keeper as its co-signers, and the RPC path', async () => {
+    it('names the vault (the second signer of its swaps), the keeper and Jupiter\'s gas wallet as its co-signers, and the RPC path', async () => {
       const venue = await control<{ coSigners: string[]; rpcPath: string }>(sim, '/venue', undefined, 'GET');
       expect(venue.rpcPath).toBe('/rpc');
-      expect(venue.coSigners).toEqual([sim.ctx.state.venue.vault.publicKey.toBase58(), sim.ctx.state.venue.keeper.publicKey.toBase58()]);
+      expect(venue.coSigners).toEqual([sim.ctx.state.venue.vault.publicKey.toBase58(), sim.ctx.state.venue.keeper.publicKey.toBase58(), sim.ctx.state.ultra.gasWallet().toBase58()]);
       const jup = createJupiterClient({ baseUrl: sim.url, tier: 'off', retry: { retries: 0, baseDelayMs: 1, maxDelayMs: 1 } });
       const order = await jup.ultra.getOrder({ inputMint: SOL, outputMint: USDC, amount: 10_000_000n, taker: wallet.publicKey.toBase58() });
       const tx = VersionedTransaction.deserialize(Buffer.from(order.transaction!, 'base64'));

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import bs58 from 'bs58';
 import { Connection, VersionedTransaction } from '@solana/web3.js';
-import { buildTransaction, BuildRefusal } from '../../src/execution/build.js';
+import { buildTransaction } from '../../src/execution/build.js';
 import { createJupiterClient, type JupiterClient } from '../../src/jupiter/client.js';
 import { OrderError } from '../../src/jupiter/errors.js';
 import type { RunningSimulator } from '../../src/sim/server.js';
@@ -97,13 +97,13 @@ describe('Ultra gasless orders on the simulator', () => {
   });
 
   describe('when the keeper builds an Ultra swap for a wallet that qualifies for gasless', () => {
-    it('refuses it before signing: jup-keeper signs only transactions its wallet pays for', async () => {
+    it('builds it with the gas wallet as fee payer, to be checked by the guard rather than refused (test/execution/ultra-rfq.test.ts settles it)', async () => {
       const keypair = await fundedWallet(sim, DUST_LAMPORTS, [[USDC, 20_000_000n]]);
       const wallet = HotWallet.fromSecret(bs58.encode(keypair.secretKey));
       const intent = { kind: 'swap', via: 'ultra', inputMint: USDC, outputMint: SOL, amount: 20_000_000n } as const;
-      const err = await buildTransaction(intent, { jup, rpc: new SolanaRpc(sim.rpcUrl), wallet, intentId: 'gasless-refusal', maxSlippageBps: 300, usdPrice: () => undefined }).catch((e: unknown) => e);
-      expect(err).toBeInstanceOf(BuildRefusal);
-      expect((err as BuildRefusal).code).toBe('FEE_PAYER_NOT_WALLET');
+      const built = await buildTransaction(intent, { jup, rpc: new SolanaRpc(sim.rpcUrl), wallet, intentId: 'gasless-build', maxSlippageBps: 300, usdPrice: () => undefined });
+      expect(built.tx.message.staticAccountKeys[0]!.toBase58()).toBe(gasWallet);
+      expect(built.quote).toMatchObject({ router: 'metis', gasless: true, feePayer: gasWallet });
     });
   });
 });

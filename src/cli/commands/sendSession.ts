@@ -115,7 +115,7 @@ export async function openSendSession(o: SessionOptions, wallet: HotWallet): Pro
     build: (intent, intentId, signal) => buildTransaction(intent, { jup, rpc, wallet, intentId, maxSlippageBps: risk.maxSlippageBps, usdPrice: () => undefined, signal }),
     guard: async (intent, built) => {
       // Sends and clawbacks value nothing at the feed: the policy needs no market snapshot.
-      const policy = await guardPolicyFor(intent, built, { wallet: wallet.publicKey, risk, coSigners, market: undefined, maxPriceAgeMs: o.config?.feeds.maxPriceAge ?? 60_000, now: Date.now() });
+      const policy = await guardPolicyFor(intent, built, { wallet: wallet.publicKey, risk, coSigners, extraPrograms: o.config?.venue.allowPrograms, market: undefined, maxPriceAgeMs: o.config?.feeds.maxPriceAge ?? 60_000, now: Date.now() });
       return guardTransaction(built.tx, policy, rpc);
     },
   });

@@ -89,8 +89,8 @@ export const orderResponseSchema = z.object({
   taker: z.string().nullable().optional(),
   quoteId: z.string().optional(),
   maker: z.string().optional(),
-  /** Unix seconds, sent as a string (RFQ only). */
-  expireAt: z.string().optional(),
+  /** Unix seconds, sent as a string (RFQ only); a number is read as its digits. */
+  expireAt: z.union([z.string(), z.number().int().nonnegative().transform(String)]).optional(),
   lastValidBlockHeight: z.union([z.string(), z.number()]).optional(),
   /**
    * 1 to 3 are documented; the service may send others (a router added later), which are still its refusal of the

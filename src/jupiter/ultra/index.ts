@@ -14,6 +14,7 @@ export * from './getOrder.js';
 export * from './getRouters.js';
 export * from './getShield.js';
 export * from './mintInformation.js';
+export * from './orderEngine.js';
 export * from './searchTokens.js';
 
 /** The Ultra Swap API (`/ultra/v1`) bound to one transport. */

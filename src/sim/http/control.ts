@@ -8,6 +8,7 @@ import { jsonBody, parseInput, sendJson, type SimContext } from './context.js';
 import { sendControlRoutes } from './sendRoutes.js';
 import { lendControlRoutes } from './lendRoutes.js';
 import { predictionControlRoutes } from './predictionRoutes.js';
+import { ultraControlRoutes } from './ultraControlRoutes.js';
 
 const airdropBody = z.object({ wallet: addressParam, mint: z.string().min(1), amount: amountParam });
 const priceBody = z.object({ mint: z.string().min(1), usd: z.number().positive().finite() });
@@ -37,9 +38,10 @@ export function controlRoutes(ctx: SimContext, reset: () => void): Hono<{ Bindin
     }
   });
 
-  // What a client needs to know about this venue before trusting its transactions: who else may sign them, and
-  // where its Solana RPC is.
-  app.get('/venue', (c) => sendJson(c, { coSigners: ctx.state.venue.coSigners().map((k) => k.toBase58()), rpcPath: '/rpc' }));
+  // What a client needs to know about this venue before trusting its transactions: who else may sign them (the
+  // vault, the keeper, and Jupiter's gas wallet, which opens a JupiterZ taker's output account), and where its
+  // Solana RPC is. A JupiterZ market maker is not declared: it pays the fee of what it signs.
+  app.get('/venue', (c) => sendJson(c, { coSigners: [...ctx.state.venue.coSigners(), ctx.state.ultra.gasWallet()].map((k) => k.toBase58()), rpcPath: '/rpc' }));
 
   app.get('/tokens', (c) => {
     const venue = ctx.state.venue;
@@ -82,6 +84,8 @@ export function controlRoutes(ctx: SimContext, reset: () => void): Hono<{ Bindin
   app.route('/lend', lendControlRoutes(ctx));
   // Prediction markets: resolve one now.
   app.route('/prediction', predictionControlRoutes(ctx));
+  // Ultra's routes: which one orders take (JupiterZ RFQ or Metis).
+  app.route('/ultra', ultraControlRoutes(ctx));
   app.get('/escrows', (c) => sendJson(c, { escrows: ctx.state.escrows.list() }));
   app.post('/orders/fill', async (c) => {
     const parsed = parseInput(orderBody, (await jsonBody(c)) ?? {});

@@ -11,6 +11,7 @@ import { chooseGasless, GasWallet, gaslessFeeBps } from './gasless.js';
 import { referralFeeFor, splitIntegratorFee, type ReferralFee } from './referral.js';
 import { creationRent, DEFAULT_MICRO_LAMPORTS, installAggregator, MAX_TRANSACTION_BYTES, orderedInstructions, SWAP_COMPUTE_UNITS, swapInstructionSet, swapTicket, transactionSize } from './swapTx.js';
 import { decodeSigned, settleOrder, type ExecuteOutcome, type StoredOrder } from './ultraExecute.js';
+import { buildRfq, RFQ_EXPIRY_MS, RfqMaker, rfqBody, rfqQuote, rfqTicket } from './ultraRfq.js';
 
 /** How long an order's requestId is accepted by execute, and how long an execute result is replayed (sim ms). */
 export const ORDER_TTL_MS = 120_000;
@@ -53,21 +54,53 @@ interface Priced {
   outAmount: bigint;
 }
 
+/** The routers the simulator runs: Metis (the aggregator, with gasless support) and JupiterZ (RFQ). */
+export const SIM_ROUTERS = ['metis', 'jupiterz'] as const;
+/** A router the simulator runs. */
+export type SimRouter = (typeof SIM_ROUTERS)[number];
+
+/** Which routes the venue offers, best first, and how long an RFQ quote stays landable (POST /__sim/ultra/route). */
+export interface UltraRouting {
+  /** The first one `excludeRouters` and the order's parameters allow wins. Default `['metis']`: no RFQ. */
+  routers: SimRouter[];
+  /** Ms an RFQ quote stays landable (default RFQ_EXPIRY_MS, the real 55 s). */
+  rfqExpiryMs: number;
+}
+
 /** The Ultra product of the simulator: orders become real transactions, execute settles them once. */
 export class UltraDesk {
   private readonly orders = new Map<string, StoredOrder>();
   private readonly executions = new Map<string, Execution>();
   private readonly gas: GasWallet;
+  private readonly maker: RfqMaker;
+  private routes: UltraRouting = { routers: ['metis'], rfqExpiryMs: RFQ_EXPIRY_MS };
   private prunedAt = Number.NEGATIVE_INFINITY;
 
   constructor(private readonly venue: Venue) {
     this.gas = new GasWallet(venue);
+    this.maker = new RfqMaker(venue);
     installAggregator(venue);
   }
 
-  /** Jupiter Ultra's gas wallet: the fee payer of gasless orders. */
+  /** Jupiter Ultra's gas wallet: the fee payer of gasless orders, and the rent payer of an RFQ's new output account. */
   gasWallet(): PublicKey {
     return this.gas.keypair.publicKey;
+  }
+
+  /** The JupiterZ market maker: the fee payer of RFQ orders, which signs at execute. Not a declared co-signer. */
+  rfqMaker(): PublicKey {
+    return this.maker.publicKey;
+  }
+
+  /** Which routes orders take (the RFQ route is offered only once listed here). */
+  routing(): UltraRouting {
+    return { ...this.routes, routers: [...this.routes.routers] };
+  }
+
+  /** Sets which routes orders take, best first, and the RFQ quotes' lifetime. */
+  setRouting(r: Partial<UltraRouting>): UltraRouting {
+    this.routes = { routers: r.routers ? [...new Set(r.routers)] : this.routes.routers, rfqExpiryMs: r.rfqExpiryMs ?? this.routes.rfqExpiryMs };
+    return this.routing();
   }
 
   /** GET /ultra/v1/order. `hostile` is the hostile-order fault. */
@@ -86,7 +119,11 @@ export class UltraDesk {
     }
     const input = v.token(q.inputMint);
     const output = v.token(q.outputMint);
-    if (!input || !output || input.mint === output.mint || excluded.includes('metis')) return noQuotes();
+    if (!input || !output || input.mint === output.mint) return noQuotes();
+    // The best route the request allows: RFQ is not offered with an integrator's payer or referral fee.
+    const router = this.routes.routers.find((r) => !excluded.includes(r) && (r !== 'jupiterz' || (q.payer === undefined && q.referralAccount === undefined)));
+    if (router === 'jupiterz') return this.rfqOrder(q, input, output, hostile);
+    if (router !== 'metis') return noQuotes();
     const now = v.clock.now();
     const feeToken = feeSide(input, output) === 'input' ? input : output;
     // An integrator fee replaces Ultra's fee, but only when its referral token account for the fee mint exists.
@@ -163,6 +200,36 @@ export class UltraDesk {
       this.orders.set(id, { requestId: id, taker, payer, gasWallet: gasless ? this.gas.keypair : undefined, expiresAtMs, message, ticket, input, output, inAmount: q.amount, routeIn, grossOut: priced.route.outAmount, outAmount: priced.outAmount, threshold, legs: priced.route.legs, usd: inUsd });
       return { status: 200, body: { ...this.body(q, priced, fields(gasless, feePayer.toBase58())), transaction: Buffer.from(transactionBytes(tx, message)).toString('base64') } };
     }
+  }
+
+  /** An order through JupiterZ (see ultraRfq.ts): the maker's firm quote, its fill, the maker as fee payer. */
+  private rfqOrder(q: OrderQuery, input: SimToken, output: SimToken, hostile: boolean): Reply {
+    const v = this.venue;
+    const now = v.clock.now();
+    const quote = rfqQuote(v, input, output, q.amount);
+    if (!quote) return noQuotes();
+    const id = requestId(now);
+    const expiresAtMs = now + this.routes.rfqExpiryMs;
+    const maker = this.maker.publicKey.toBase58();
+    const inUsd = this.usdOf(input, q.amount);
+    const body = (rentPayer: string | null, rentLamports: bigint) => rfqBody({ inputMint: input.mint, outputMint: output.mint, amount: q.amount, taker: q.taker }, { maker, quote, id, expiresAtMs, inUsd, outUsd: this.usdOf(output, quote.outAmount), rentPayer, rentLamports });
+    if (q.taker === undefined) return { status: 200, body: { ...body(null, 0n), transaction: null } };
+    const taker = new PublicKey(q.taker);
+    // The taker pays no gas; a SOL input may not leave it holding less than an account's rent (it could not land).
+    const left = v.balance(taker, input.mint) - q.amount;
+    if (left < 0n || (v.isSol(input.mint) && left > 0n && left < v.chain.rentExempt(0))) {
+      return { status: 200, body: { ...body(null, 0n), transaction: '', errorCode: 1, errorMessage: 'Insufficient funds' } };
+    }
+    const build = buildRfq(v, this.maker, this.gas, { taker, input, output, inAmount: q.amount, outAmount: quote.outAmount, feeBps: quote.feeBps, expiresAtMs, memo: `jup-keeper-sim ultra ${id}`, hostile });
+    const fee: LedgerFee = { mint: output.mint, bps: quote.feeBps, amount: quote.fee, referralAccount: null, referralAmount: 0n, operatorAmount: quote.fee, feePayer: maker, gasless: true };
+    const ticket = rfqTicket(build, this.maker, { id: `ultra:${id}`, expiresAtMs, record: { kind: 'ultra', wallet: q.taker, requestId: id, inputMint: input.mint, inputAmount: q.amount, outputMint: output.mint, outputAmount: quote.outAmount, fee } });
+    v.tickets.add(ticket);
+    this.prune(now);
+    const leg = { ...quote.route.legs[0]!, ammKey: maker, label: 'JupiterZ', inputMint: input.mint, outputMint: output.mint, inAmount: q.amount, outAmount: quote.outAmount, percent: 100, bps: 10_000 };
+    const message = build.tx.message.serialize();
+    this.orders.set(id, { requestId: id, taker, payer: undefined, gasWallet: build.gasSigns ? this.gas.keypair : undefined, expiresAtMs: now + ORDER_TTL_MS, message, ticket, input, output, inAmount: q.amount, routeIn: q.amount, grossOut: quote.route.outAmount, outAmount: quote.outAmount, threshold: quote.outAmount, legs: [leg], usd: inUsd, rfqExpiresAtMs: expiresAtMs });
+    const rentPayer = build.gasSigns ? this.gas.keypair.publicKey.toBase58() : null;
+    return { status: 200, body: { ...body(rentPayer, build.rentLamports), transaction: Buffer.from(transactionBytes(build.tx, message)).toString('base64') } };
   }
 
   /** POST /ultra/v1/execute: idempotent for the same requestId and signed transaction while the order is cached. */

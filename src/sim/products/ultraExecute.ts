@@ -32,6 +32,8 @@ export interface StoredOrder {
   legs: RouteQuote['legs'];
   /** USD value of the trade when ordered: what a landed execute adds to the key's executed volume. */
   usd: number;
+  /** An RFQ (JupiterZ) order: when its quote expires, sim ms (the maker signs nothing after it). */
+  rfqExpiresAtMs?: number;
 }
 
 /** What execute answers, and the USD volume it executed now (0 for a replay or a failure). */
@@ -42,7 +44,8 @@ export interface ExecuteOutcome {
 
 /**
  * Checks the signatures Ultra needs from the caller (the taker's, and an integrator payer's), adds the gas wallet's
- * signature to a gasless order (its fee payer), and settles it through the venue (the vault co-signs there). The
+ * signature to a gasless order (its fee payer) or an RFQ that opens the taker's output account, and settles it
+ * through the venue (the vault, or an RFQ's market maker, co-signs there). The
  * caller has checked that `tx`'s message serializes to `order.message`, so those bytes stand for it throughout.
  */
 export function settleOrder(venue: Venue, order: StoredOrder, tx: VersionedTransaction): ExecuteOutcome {
@@ -54,7 +57,12 @@ export function settleOrder(venue: Venue, order: StoredOrder, tx: VersionedTrans
     }
     if (!venue.chain.hasValidSignature(tx, signer, order.message)) return { reply: { status: 400, body: { error: 'Invalid signed transaction', code: -2 } }, executedUsd: 0 };
   }
+  // The market maker signs an RFQ fill only before its quote expires (the order engine would refuse it after).
+  if (order.rfqExpiresAtMs !== undefined && venue.clock.now() > order.rfqExpiresAtMs) {
+    return { reply: { status: 200, body: { status: 'Failed', signature: '', slot: '0', code: -2003, error: 'Quote expired' } }, executedUsd: 0 };
+  }
   if (order.gasWallet) tx.sign([order.gasWallet]);
+  // The ticket's co-signer signs at settlement: the vault, or an RFQ's market maker (its fee payer).
   const outcome = venue.settle(tx, order.ticket, order.message);
   return { reply: replyFor(order, outcome), executedUsd: outcome.kind === 'landed' ? order.usd : 0 };
 }
@@ -77,6 +85,7 @@ function replyFor(order: StoredOrder, outcome: SubmitOutcome): Reply {
     case 'landed-failed':
       return { status: 200, body: { ...failed(outcome.signature, outcome.slot, outcome.err), ...(codeOf(outcome.err) === 6001 ? amounts : {}) } };
     case 'rejected':
+      if (order.rfqExpiresAtMs !== undefined) return { status: 200, body: { status: 'Failed', signature: outcome.signature, slot: '0', code: -2000, error: `Failed to land: ${describeTxError(outcome.err)}` } };
       if (outcome.err === 'BlockhashNotFound') return { status: 200, body: { status: 'Failed', signature: outcome.signature, slot: '0', code: -1005, error: 'Transaction expired' } };
       return { status: 200, body: { status: 'Failed', signature: outcome.signature, slot: '0', code: -1000, error: `Failed to land: ${describeTxError(outcome.err)}` } };
   }

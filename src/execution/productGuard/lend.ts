@@ -1,5 +1,5 @@
 import { PublicKey } from '@solana/web3.js';
-import { decodeLendingAccount, decodeLendInstruction, EXCHANGE_PRICE_PRECISION, LEND_PROGRAM, marketAddresses, type LendingAccount } from '../../jupiter/programs/lend.js';
+import { decodeLendingAccount, decodeLendInstruction, EXCHANGE_PRICE_PRECISION, LEND_PROGRAM, marketAddresses, type LendBound, type LendingAccount } from '../../jupiter/programs/lend.js';
 import type { Intent } from '../../sdk/intents.js';
 import type { ProductCheck } from '../../solana/guardTypes.js';
 import { ata, isTokenProgram, Terms, theInstruction, type AccountAt } from './terms.js';
@@ -9,6 +9,8 @@ const PROGRAM = LEND_PROGRAM.toBase58();
  * How far a deposit's shares may fall short of the amount's worth at the exchange price the `lending` account holds:
  * the program first brings the price up to date (interest accrued since its last update), so a share costs a little
  * more than the account says. 50 bps is months of interest at Earn's rates; a venue that withholds more is refused.
+ * The bound of a bounded variant (depositWithMinAmountOut and its three twins) may be that much looser than the
+ * exact worth at the account's price, and no more.
  */
 export const LEND_RATE_BOUND_BPS = 50n;
 
@@ -23,7 +25,10 @@ type OutOf = Extract<Intent, { kind: 'lend.withdraw' | 'lend.redeem' }>;
  * asset may go into; the share token is the asset's jlToken (PDA ["f_token_mint", asset]) and is minted to the
  * wallet's own token account of it, and to no one else. What must arrive there: a mint's exact shares; a deposit's amount at the
  * exchange price the `lending` account holds on chain, less LEND_RATE_BOUND_BPS (a mint's cost is bounded by the
- * flows: at most the intent's maxAmount).
+ * flows: at most the intent's maxAmount). The bounded variants are the same operation with a bound the program holds
+ * the on-chain exchange price to: `depositWithMinAmountOut`'s minimum shares may be no lower than what must arrive
+ * (that worth less LEND_RATE_BOUND_BPS), `mintWithMaxAssets`' most assets no higher than the intent's maxAmount nor
+ * than the shares' cost at that price plus LEND_RATE_BOUND_BPS.
  */
 export function lendDepositCheck(intent: Into, wallet: PublicKey): ProductCheck {
   const me = wallet.toBase58();
@@ -56,12 +61,20 @@ export function lendDepositCheck(intent: Into, wallet: PublicKey): ProductCheck 
       t.ownMint(shares);
       if (intent.kind === 'lend.mint') {
         t.payout({ mint: shares, least: intent.shares, what: `the ${intent.shares} shares the mint asks for` });
+        const lending = ix.bound ? lendingAt(t, market.lending.toBase58(), intent.asset, accountAt) : undefined;
+        if (ix.bound && lending) {
+          const cost = ceilDiv(intent.shares * lending.tokenExchangePrice, EXCHANGE_PRICE_PRECISION);
+          const most = min(intent.maxAmount, widen(cost));
+          boundAtMost(t, ix.bound, most, `the intent's maxAmount ${intent.maxAmount}, and the ${intent.shares} shares' cost ${cost} at the exchange price ${lending.tokenExchangePrice} of the lending account plus ${LEND_RATE_BOUND_BPS} bps`);
+        }
       } else {
         const lending = lendingAt(t, market.lending.toBase58(), intent.asset, accountAt);
         if (lending) {
           const worth = (intent.amount * EXCHANGE_PRICE_PRECISION) / lending.tokenExchangePrice;
-          const least = (worth * (10_000n - LEND_RATE_BOUND_BPS)) / 10_000n;
-          t.payout({ mint: shares, least, what: `the deposit's ${intent.amount} at the exchange price ${lending.tokenExchangePrice} of the lending account is ${worth} shares, less ${LEND_RATE_BOUND_BPS} bps` });
+          const least = narrow(worth);
+          const what = `the deposit's ${intent.amount} at the exchange price ${lending.tokenExchangePrice} of the lending account is ${worth} shares, less ${LEND_RATE_BOUND_BPS} bps`;
+          t.payout({ mint: shares, least, what });
+          if (ix.bound) boundAtLeast(t, ix.bound, least, what);
         }
       }
       return t.verdict();
@@ -75,6 +88,9 @@ export function lendDepositCheck(intent: Into, wallet: PublicKey): ProductCheck 
  * account of it; the asset is paid to the wallet's own token account of it, out of the asset's vault, and nowhere
  * else. What must arrive: a withdrawal's exact amount; a redemption's shares at the exchange price the `lending`
  * account holds on chain (the program only raises it before paying). The flows bound the shares a withdrawal burns.
+ * The bounded variants' bounds are held to the same price: `withdrawWithMaxSharesBurn`'s most shares no higher than
+ * the amount's worth in shares (rounded up) plus LEND_RATE_BOUND_BPS, `redeemWithMinAmountOut`'s least assets no
+ * lower than the shares' worth less LEND_RATE_BOUND_BPS.
  */
 export function lendWithdrawCheck(intent: OutOf, wallet: PublicKey): ProductCheck {
   const me = wallet.toBase58();
@@ -106,11 +122,18 @@ export function lendWithdrawCheck(intent: OutOf, wallet: PublicKey): ProductChec
       t.payer(market.vault.toBase58());
       if (intent.kind === 'lend.withdraw') {
         t.payout({ mint: intent.asset, least: intent.amount, what: `the ${intent.amount} the withdrawal asks for` });
+        const lending = ix.bound ? lendingAt(t, market.lending.toBase58(), intent.asset, accountAt) : undefined;
+        if (ix.bound && lending) {
+          const burnt = ceilDiv(intent.amount * EXCHANGE_PRICE_PRECISION, lending.tokenExchangePrice);
+          boundAtMost(t, ix.bound, widen(burnt), `the ${intent.amount} withdrawn is ${burnt} shares at the exchange price ${lending.tokenExchangePrice} of the lending account, plus ${LEND_RATE_BOUND_BPS} bps`);
+        }
       } else {
         const lending = lendingAt(t, market.lending.toBase58(), intent.asset, accountAt);
         if (lending) {
           const worth = (intent.shares * lending.tokenExchangePrice) / EXCHANGE_PRICE_PRECISION;
-          t.payout({ mint: intent.asset, least: worth, what: `the ${intent.shares} shares at the exchange price ${lending.tokenExchangePrice} of the lending account` });
+          const what = `the ${intent.shares} shares at the exchange price ${lending.tokenExchangePrice} of the lending account`;
+          t.payout({ mint: intent.asset, least: worth, what });
+          if (ix.bound) boundAtLeast(t, ix.bound, narrow(worth), `${what} are worth ${worth}, less ${LEND_RATE_BOUND_BPS} bps`);
         }
       }
       return t.verdict();
@@ -127,4 +150,32 @@ function lendingAt(t: Terms, address: string, asset: string, accountAt: AccountA
     return undefined;
   }
   return lending;
+}
+
+/** A bounded variant's least (shares minted, assets paid) must be no lower than `least`. */
+function boundAtLeast(t: Terms, bound: LendBound, least: bigint, why: string): void {
+  if (bound.value < least) t.fail('product-price-limit', `the instruction's ${bound.arg} is ${bound.value}, below the ${least} the intent and the on-chain exchange price allow (${why})`);
+}
+
+/** A bounded variant's most (assets paid in, shares burnt) must be no higher than `most`. */
+function boundAtMost(t: Terms, bound: LendBound, most: bigint, why: string): void {
+  if (bound.value > most) t.fail('product-price-limit', `the instruction's ${bound.arg} is ${bound.value}, above the ${most} the intent and the on-chain exchange price allow (${why})`);
+}
+
+/** An amount less LEND_RATE_BOUND_BPS, rounded down. */
+function narrow(n: bigint): bigint {
+  return (n * (10_000n - LEND_RATE_BOUND_BPS)) / 10_000n;
+}
+
+/** An amount plus LEND_RATE_BOUND_BPS, rounded up. */
+function widen(n: bigint): bigint {
+  return ceilDiv(n * (10_000n + LEND_RATE_BOUND_BPS), 10_000n);
+}
+
+function ceilDiv(a: bigint, b: bigint): bigint {
+  return (a + b - 1n) / b;
+}
+
+function min(a: bigint, b: bigint): bigint {
+  return a < b ? a : b;
 }

@@ -188,42 +188,68 @@ function encodeField(type: unknown, value: IdlValue | undefined, what: string): 
   return out;
 }
 
-/** Accounts of the Earn `deposit` and `mint` instructions, in the IDL's order (checked against the IDL when read). */
+/** Accounts of the Earn `deposit` and `mint` instructions (and their bounded variants), in the IDL's order (checked against the IDL when read). */
 export const DEPOSIT_ACCOUNTS = ['signer', 'depositorTokenAccount', 'recipientTokenAccount', 'mint', 'lendingAdmin', 'lending', 'fTokenMint', 'supplyTokenReservesLiquidity', 'lendingSupplyPositionOnLiquidity', 'rateModel', 'vault', 'liquidity', 'liquidityProgram', 'rewardsRateModel', 'tokenProgram', 'associatedTokenProgram', 'systemProgram'] as const;
-/** Accounts of the Earn `withdraw` and `redeem` instructions, in the IDL's order (checked likewise). */
+/** Accounts of the Earn `withdraw` and `redeem` instructions (and their bounded variants), in the IDL's order (checked likewise). */
 export const WITHDRAW_ACCOUNTS = ['signer', 'ownerTokenAccount', 'recipientTokenAccount', 'lendingAdmin', 'lending', 'mint', 'fTokenMint', 'supplyTokenReservesLiquidity', 'lendingSupplyPositionOnLiquidity', 'rateModel', 'vault', 'claimAccount', 'liquidity', 'liquidityProgram', 'rewardsRateModel', 'tokenProgram', 'associatedTokenProgram', 'systemProgram'] as const;
 
-/** An instruction of the Earn program, read with its IDL: accounts by name (base58), the one u64 argument. */
+/**
+ * The user instructions of the Earn IDL, each with the operation it is and, for the four bounded variants, the name
+ * of their second u64 argument (the bound the program enforces against the exchange price it computes on chain):
+ * `depositWithMinAmountOut(assets, minAmountOut)`: at least that many shares or it fails; `mintWithMaxAssets(shares,
+ * maxAssets)`: at most that much of the asset; `withdrawWithMaxSharesBurn(amount, maxSharesBurn)`: at most that many
+ * shares burnt; `redeemWithMinAmountOut(shares, minAmountOut)`: at least that much of the asset paid.
+ */
+export const LEND_USER_INSTRUCTIONS = Object.freeze({
+  deposit: { op: 'deposit', bound: null },
+  depositWithMinAmountOut: { op: 'deposit', bound: 'minAmountOut' },
+  mint: { op: 'mint', bound: null },
+  mintWithMaxAssets: { op: 'mint', bound: 'maxAssets' },
+  withdraw: { op: 'withdraw', bound: null },
+  withdrawWithMaxSharesBurn: { op: 'withdraw', bound: 'maxSharesBurn' },
+  redeem: { op: 'redeem', bound: null },
+  redeemWithMinAmountOut: { op: 'redeem', bound: 'minAmountOut' },
+} as const);
+/** An Earn user instruction's IDL name (a plain operation or its bounded variant). */
+export type LendUserInstruction = keyof typeof LEND_USER_INSTRUCTIONS;
+/** The bound a bounded variant carries: its IDL argument name and value (base units of the shares or the asset). */
+export interface LendBound {
+  arg: 'minAmountOut' | 'maxAssets' | 'maxSharesBurn';
+  value: bigint;
+}
+
+/** An instruction of the Earn program, read with its IDL: accounts by name (base58), the amount, the bound of a bounded variant. */
 export type LendInstruction =
-  /** `deposit` (argument `assets`) or `mint` (argument `shares`): asset in, jlTokens minted to `recipientTokenAccount`. */
-  | { name: 'deposit' | 'mint'; accounts: Record<(typeof DEPOSIT_ACCOUNTS)[number], string>; amount: bigint }
-  /** `withdraw` (argument `amount`, of the asset) or `redeem` (argument `shares`): jlTokens burnt, asset paid to `recipientTokenAccount`. */
-  | { name: 'withdraw' | 'redeem'; accounts: Record<(typeof WITHDRAW_ACCOUNTS)[number], string>; amount: bigint }
+  /** `deposit` (argument `assets`) or `mint` (argument `shares`), or their bounded variants: asset in, jlTokens minted to `recipientTokenAccount`. */
+  | { name: 'deposit' | 'mint'; idlName: LendUserInstruction; accounts: Record<(typeof DEPOSIT_ACCOUNTS)[number], string>; amount: bigint; bound: LendBound | null }
+  /** `withdraw` (argument `amount`, of the asset) or `redeem` (argument `shares`), or their bounded variants: jlTokens burnt, asset paid to `recipientTokenAccount`. */
+  | { name: 'withdraw' | 'redeem'; idlName: LendUserInstruction; accounts: Record<(typeof WITHDRAW_ACCOUNTS)[number], string>; amount: bigint; bound: LendBound | null }
   /** Another instruction of the IDL (an admin's, a rebalance): the guard never expects one. */
   | { name: 'other'; idlName: string };
 
 /**
  * Reads an instruction of the Earn program with the SDK's IDL: undefined when it is another program's or no IDL
- * instruction has its discriminator; throws ProgramLayoutError when its data or accounts are too short.
+ * instruction has its discriminator; throws ProgramLayoutError when its data or accounts are too short for the IDL's
+ * layout, or its data is longer (bytes no argument accounts for).
  */
 export function decodeLendInstruction(ix: RawInstruction): LendInstruction | undefined {
   if (ix.programId !== LEND_PROGRAM.toBase58()) return undefined;
   const def = lendIdl().instructions.find((i) => hasDiscriminator(ix.data, i.discriminator));
   if (!def) return undefined;
-  const user = def.name === 'deposit' || def.name === 'mint' ? DEPOSIT_ACCOUNTS : def.name === 'withdraw' || def.name === 'redeem' ? WITHDRAW_ACCOUNTS : undefined;
+  const user = def.name in LEND_USER_INSTRUCTIONS ? LEND_USER_INSTRUCTIONS[def.name as LendUserInstruction] : undefined;
   if (!user) return { name: 'other', idlName: def.name };
-  if (def.accounts.map((a) => a.name).join(',') !== user.join(',')) throw new Error(`the lend IDL's ${def.name} accounts are not the layout this module reads`);
-  if (def.args.length !== 1 || def.args[0]!.type !== 'u64' || ix.data.length < 16) throw new ProgramLayoutError(ix.programId, def.name, `expected one u64 argument after the discriminator (data is ${ix.data.length} bytes)`);
-  const amount = Buffer.from(ix.data).readBigUInt64LE(8);
-  const name = def.name;
-  switch (name) {
-    case 'deposit':
-    case 'mint':
-      return { name, accounts: namedAccounts(ix, name, DEPOSIT_ACCOUNTS), amount };
-    case 'withdraw':
-    case 'redeem':
-      return { name, accounts: namedAccounts(ix, name, WITHDRAW_ACCOUNTS), amount };
-    default:
-      return { name: 'other', idlName: name };
+  const idlName = def.name as LendUserInstruction;
+  const layout = user.op === 'deposit' || user.op === 'mint' ? DEPOSIT_ACCOUNTS : WITHDRAW_ACCOUNTS;
+  if (def.accounts.map((a) => a.name).join(',') !== layout.join(',')) throw new Error(`the lend IDL's ${def.name} accounts are not the layout this module reads`);
+  const width = user.bound === null ? 1 : 2;
+  if (def.args.length !== width || def.args.some((a) => a.type !== 'u64') || (user.bound !== null && def.args[1]!.name !== user.bound)) {
+    throw new Error(`the lend IDL's ${def.name} arguments are not the layout this module reads`);
   }
+  const size = 8 + 8 * width;
+  if (ix.data.length !== size) throw new ProgramLayoutError(ix.programId, def.name, `expected ${width} u64 argument${width === 1 ? '' : 's'} after the discriminator (${size} bytes); the data is ${ix.data.length} bytes`);
+  const data = Buffer.from(ix.data);
+  const amount = data.readBigUInt64LE(8);
+  const bound = user.bound === null ? null : { arg: user.bound, value: data.readBigUInt64LE(16) };
+  if (user.op === 'deposit' || user.op === 'mint') return { name: user.op, idlName, accounts: namedAccounts(ix, def.name, DEPOSIT_ACCOUNTS), amount, bound };
+  return { name: user.op, idlName, accounts: namedAccounts(ix, def.name, WITHDRAW_ACCOUNTS), amount, bound };
 }

@@ -7,7 +7,7 @@ import type { EscrowBook } from './escrow.js';
 import { LEND_MARKETS, LendMarket } from './lendMarkets.js';
 import { EXCHANGE_PRICE_PRECISION, LendProgramCodec, LEND_PROGRAM } from '../../jupiter/programs/lend.js';
 import { chainConnection } from './lendConnection.js';
-import { buildLendOp, instructionJson, lendComputeBudget, type LendOp, type LendPlan } from './lendTx.js';
+import { buildLendOp, instructionJson, lendBound, lendComputeBudget, type LendOp, type LendPlan } from './lendTx.js';
 
 /** How often, at most, the keeper pays accrued interest into a vault on its own (sim ms); every Earn request does too. */
 export const LEND_ACCRUAL_INTERVAL_MS = 60_000;
@@ -36,6 +36,8 @@ export class LendDesk implements ProductKeeper {
   private readonly markets: LendMarket[] = [];
   private readonly byAsset = new Map<string, LendMarket>();
   private readonly byJlMint = new Map<string, LendMarket>();
+  /** When set, the Earn endpoints answer with the bounded variants, bounds this many bps beyond the settled amounts. */
+  private bounded: { slippageBps: number } | null = null;
 
   constructor(
     private readonly venue: Venue,
@@ -83,6 +85,17 @@ export class LendDesk implements ProductKeeper {
     return done;
   }
 
+  /**
+   * Has /lend/v1/earn/{deposit,mint,withdraw,redeem} answer with the program's bounded variants
+   * (depositWithMinAmountOut, mintWithMaxAssets, withdrawWithMaxSharesBurn, redeemWithMinAmountOut), their bound
+   * `slippageBps` looser than the amounts settled at the current exchange price (0: exactly those); null goes back
+   * to the plain instructions. Which ones the real API returns is not known: tests build both.
+   */
+  useBoundedVariants(o: { slippageBps: number } | null): void {
+    if (o && (!Number.isInteger(o.slippageBps) || o.slippageBps < 0 || o.slippageBps > 10_000)) throw new RangeError(`slippageBps must be an integer from 0 to 10000, not ${o.slippageBps}`);
+    this.bounded = o;
+  }
+
   /** Changes a market's rates (bps a year) from now on; what was owed at the old rates is paid first. */
   setRates(market: LendMarket, rates: { supplyRateBps?: number | undefined; rewardsRateBps?: number | undefined }): void {
     this.accrue(market, this.venue.clock.now());
@@ -100,7 +113,8 @@ export class LendDesk implements ProductKeeper {
     if (!market) return { status: 400, body: { error: `asset ${body.asset} has no Earn market; GET /lend/v1/earn/tokens lists them` } };
     const user = new PublicKey(body.signer);
     if (!PublicKey.isOnCurve(user.toBytes())) return { status: 400, body: { error: 'signer must be a wallet address (on the ed25519 curve)' } };
-    const plan = this.plan(op, market, user, body.value);
+    const settled = this.plan(op, market, user, body.value);
+    const plan = this.bounded ? { ...settled, bound: lendBound(settled, this.bounded.slippageBps) } : settled;
     if (plan.assets === 0n || plan.shares === 0n) {
       return { status: 400, body: { error: `${op === 'deposit' || op === 'withdraw' ? 'amount' : 'shares'} is too small: it is worth 0 ${op === 'deposit' || op === 'withdraw' ? 'shares' : 'base units of the asset'} at the current exchange price` } };
     }

@@ -28,6 +28,40 @@ export interface LendPlan {
   assets: bigint;
   /** jlTokens minted (deposit, mint) or burnt (withdraw, redeem), base units. */
   shares: bigint;
+  /**
+   * Built as the op's bounded variant (depositWithMinAmountOut, mintWithMaxAssets, withdrawWithMaxSharesBurn,
+   * redeemWithMinAmountOut) with this bound: least shares, most assets, most shares burnt, least assets.
+   */
+  bound?: bigint | undefined;
+}
+
+/** The bounded variant of each op and the name of its bound in the Earn IDL. */
+const BOUNDED: Record<LendOp, { name: string; arg: string }> = {
+  deposit: { name: 'depositWithMinAmountOut', arg: 'minAmountOut' },
+  mint: { name: 'mintWithMaxAssets', arg: 'maxAssets' },
+  withdraw: { name: 'withdrawWithMaxSharesBurn', arg: 'maxSharesBurn' },
+  redeem: { name: 'redeemWithMinAmountOut', arg: 'minAmountOut' },
+};
+
+/**
+ * The bound a bounded variant of `plan` carries when the venue allows `slippageBps` beyond the amounts it settled:
+ * a least (shares of a deposit, assets of a redemption) rounded down, a most (assets of a mint, shares a withdrawal
+ * burns) rounded up.
+ */
+export function lendBound(plan: Pick<LendPlan, 'op' | 'assets' | 'shares'>, slippageBps: number): bigint {
+  const bps = BigInt(slippageBps);
+  const less = (n: bigint) => (n * (10_000n - bps)) / 10_000n;
+  const more = (n: bigint) => (n * (10_000n + bps) + 9_999n) / 10_000n;
+  switch (plan.op) {
+    case 'deposit':
+      return less(plan.shares);
+    case 'mint':
+      return more(plan.assets);
+    case 'withdraw':
+      return more(plan.shares);
+    case 'redeem':
+      return less(plan.assets);
+  }
 }
 
 /** What the parts of the desk a build needs. */
@@ -67,11 +101,13 @@ export async function buildLendOp(deps: LendTxDeps, plan: LendPlan, onLanded: (s
     moves.push(...escrows.depositInstructions(user, market.asset, market.addresses.vault, plan.assets));
     moves.push(createMintToInstruction(market.addresses.fTokenMint, jlAccount, keeper, plan.shares, [], program));
     programIx = plan.op === 'deposit' ? codec.instruction('deposit', context, { assets: plan.assets }) : codec.instruction('mint', context, { shares: plan.shares });
+    if (plan.bound !== undefined) programIx = boundedInstruction(codec, plan, context);
   } else {
     const context = await getWithdrawContext({ asset, signer: user, connection: deps.connection });
     moves.push(createBurnInstruction(jlAccount, market.addresses.fTokenMint, user, plan.shares, [], program));
     moves.push(...escrows.payoutInstructions(market.addresses.vault, market.asset, user, plan.assets));
     programIx = plan.op === 'withdraw' ? codec.instruction('withdraw', context, { amount: plan.assets }) : codec.instruction('redeem', context, { shares: plan.shares });
+    if (plan.bound !== undefined) programIx = boundedInstruction(codec, plan, context);
   }
   const deposit = plan.op === 'deposit' || plan.op === 'mint';
   const record: LedgerRecord = deposit
@@ -87,6 +123,13 @@ export async function buildLendOp(deps: LendTxDeps, plan: LendPlan, onLanded: (s
     onLanded: (signature) => onLanded(signature),
   };
   return { instructions: [...setup, ...moves, programIx], ticket };
+}
+
+/** The bounded variant of the plan's op, its first argument the op's own (assets of a deposit or withdrawal, else shares). */
+function boundedInstruction(codec: LendProgramCodec, plan: LendPlan, context: Readonly<Record<string, PublicKey>>): TransactionInstruction {
+  const { name, arg } = BOUNDED[plan.op];
+  const first: Record<string, bigint> = plan.op === 'deposit' ? { assets: plan.assets } : plan.op === 'withdraw' ? { amount: plan.assets } : { shares: plan.shares };
+  return codec.instruction(name, context, { ...first, [arg]: plan.bound! });
 }
 
 /** The compute-budget instructions the venue puts in front of an Earn transaction it builds. */

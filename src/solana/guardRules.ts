@@ -80,13 +80,18 @@ export function checkBalances(changes: WalletChanges, decoded: DecodedMessage, f
  * A deposit stays where it went: each escrow the product instruction names must end the transaction holding at least
  * what the wallet paid into it more than it held before. A transaction that deposits and, in the same breath, moves
  * the escrow's tokens on (its delegate or the program paying a stranger) leaves the wallet's money elsewhere though
- * every outflow of the wallet went to the right account.
+ * every outflow of the wallet went to the right account. An escrow that is no token account (a native-SOL send
+ * invite, which holds the lamports itself) counts its lamports.
  */
 export function checkEscrowsKept(flows: FlowSummary, escrows: readonly string[], pre: AccountStates, post: AccountStates, violations: GuardViolation[]): void {
   const paid = [...flows.toEscrow.values()].reduce((a, b) => a + b, 0n);
   if (paid === 0n || escrows.length === 0) return;
-  const held = (states: AccountStates) => escrows.reduce((sum, e) => sum + (readTokenAccount(states.get(e))?.amount ?? 0n), 0n);
-  const kept = held(post) - held(pre);
+  const gained = (e: string): bigint => {
+    const after = post.get(e);
+    if (readTokenAccount(after) || !after) return (readTokenAccount(after)?.amount ?? 0n) - (readTokenAccount(pre.get(e))?.amount ?? 0n);
+    return after.lamports - (pre.get(e)?.lamports ?? 0n);
+  };
+  const kept = escrows.reduce((sum, e) => sum + gained(e), 0n);
   if (kept < paid) violations.push({ rule: 'escrow-amount', message: `the wallet pays ${paid} base units into the escrow ${escrows.join(', ')}, which would end the transaction holding only ${kept} more: the rest leaves it in the same transaction` });
 }
 

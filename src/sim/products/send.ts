@@ -9,7 +9,7 @@ import type { ProductKeeper, Venue } from '../venue.js';
 import { addressParam, amountParam, intParam, type Reply } from './common.js';
 import type { EscrowBook } from './escrow.js';
 import { InviteBook, type Invite } from './sendBook.js';
-import { SEND_PROGRAM, invitePda, inviteInfoTokenData } from '../../jupiter/programs/send.js';
+import { SEND_PROGRAM, invitePda, inviteInfoData, inviteInfoTokenData } from '../../jupiter/programs/send.js';
 import { claimInstructions, clawbackInstructions, expireInstructions, inviteRecord, SEND_PRIORITY_FEE_LAMPORTS, sendInstructions, type InviteTerms } from './sendTx.js';
 
 /**
@@ -43,7 +43,10 @@ const bad = (error: string): Reply => ({ status: 400, body: { error } });
  * exists once that transaction lands (however it was sent: the desk watches the chain for the exact message it
  * crafted). A clawback is the sender's transaction, co-signed by the venue's keeper (the escrow's delegate); a
  * claim, which the real service takes only through Jupiter Mobile, is POST /__sim/send/claim with the code; an
- * expired invite goes back to its sender by the keeper. Each move is a real transaction on the ledger.
+ * expired invite goes back to its sender by the keeper. Each move is a real transaction on the ledger. A SOL invite
+ * is escrowed as wrapped SOL through the token instructions, unless `useNativeSol(true)` has it made with the
+ * program's native-SOL instructions (`initialize`, `clawback`, `claim`, `expire`: the lamports held by the invite
+ * account itself). Which of the two the real craft-send returns for SOL is not known: none has been decoded.
  */
 export class SendDesk implements ProductKeeper {
   readonly product = 'send';
@@ -53,6 +56,8 @@ export class SendDesk implements ProductKeeper {
   /** Crafts that landed for an invite that already existed: the program would have refused them; the keeper refunds. */
   private readonly refunds: InviteTerms[] = [];
   private prunedAt = Number.NEGATIVE_INFINITY;
+  /** SOL invites made with the program's native-SOL instructions, not as wrapped SOL (the default). */
+  private nativeSol = false;
 
   constructor(
     private readonly venue: Venue,
@@ -62,6 +67,11 @@ export class SendDesk implements ProductKeeper {
     venue.chain.onChange((e) => {
       if (e.signature !== null && this.crafts.size > 0) this.onSettled(e.signature, e.slot);
     });
+  }
+
+  /** Whether SOL invites are crafted with the native-SOL `initialize` (true) or as wrapped SOL through `initialize_token` (false, the default). */
+  useNativeSol(on: boolean): void {
+    this.nativeSol = on;
   }
 
   /** POST /send/v1/craft-send. */
@@ -74,10 +84,11 @@ export class SendDesk implements ProductKeeper {
     if (this.book.get(pda.toBase58())) return bad('Invite already exists for this inviteSigner');
     const sender = new PublicKey(body.sender);
     const expiryMs = v.clock.now() + INVITE_LIFETIME_MS;
-    const escrow = this.escrows.openEscrow('send', pda, token, sender);
-    // The invite account is written when the send lands, as the program's initialize_token creates it: until then
+    const native = v.isSol(token.mint) && this.nativeSol;
+    const escrow = native ? pda : this.escrows.openEscrow('send', pda, token, sender);
+    // The invite account is written when the send lands, as the program's initialize(_token) creates it: until then
     // nothing exists at its address (the guard refuses a new invite whose account does).
-    const terms: InviteTerms = { pda, inviteSigner, sender, token, amount: body.amount, escrow, expiryMs, bump };
+    const terms: InviteTerms = { pda, inviteSigner, sender, token, amount: body.amount, escrow, expiryMs, bump, native };
     const { tx, lastValidBlockHeight } = v.chain.buildTransaction(sender, sendInstructions(v, this.escrows, terms));
     this.crafts.set(messageHash(tx.message.serialize()), { terms, lastValidBlockHeight });
     // The sender pays two signatures (its own and the invite's) and the priority fee; the venue pays the rent of
@@ -145,7 +156,14 @@ export class SendDesk implements ProductKeeper {
     let done = 0;
     // A refund leaves the queue only once it landed: one that fails is tried again at the next run.
     for (let terms = this.refunds[0]; terms; terms = this.refunds[0]) {
-      this.escrows.submitKeeper(this.escrows.payoutInstructions(terms.escrow, terms.token, terms.sender, terms.amount), inviteRecord('send-clawback', terms, terms.sender));
+      // A duplicate native send's lamports went to the existing invite account: the keeper pays them back, and the
+      // venue takes them out of the invite, which holds its own amount again.
+      const instructions = terms.native
+        ? this.venue.transferInstructions(terms.token, this.venue.keeper.publicKey, terms.sender, terms.amount, this.venue.keeper.publicKey)
+        : this.escrows.payoutInstructions(terms.escrow, terms.token, terms.sender, terms.amount);
+      this.escrows.submitKeeper(instructions, inviteRecord('send-clawback', terms, terms.sender));
+      const invite = terms.native ? this.venue.chain.account(terms.pda) : null;
+      if (invite) this.venue.chain.setAccount(terms.pda, { ...invite, lamports: Number(BigInt(invite.lamports) - terms.amount) });
       this.refunds.shift();
       done += 1;
     }
@@ -195,7 +213,13 @@ export class SendDesk implements ProductKeeper {
         this.refunds.push(terms);
         return;
       }
-      this.escrows.writeState(SEND_PROGRAM, terms.pda, inviteInfoTokenData({ sender: terms.sender, inviteSigner: terms.inviteSigner, escrow: terms.escrow, expirySeconds: BigInt(Math.floor(terms.expiryMs / 1000)), bump: terms.bump }));
+      const expirySeconds = BigInt(Math.floor(terms.expiryMs / 1000));
+      if (terms.native) {
+        // The invite account holds the lamports sent (the program would also charge the sender its rent).
+        this.venue.chain.setAccount(terms.pda, { lamports: Number(this.venue.chain.lamports(terms.pda)), data: inviteInfoData({ sender: terms.sender, expirySeconds }), owner: SEND_PROGRAM, executable: false });
+      } else {
+        this.escrows.writeState(SEND_PROGRAM, terms.pda, inviteInfoTokenData({ sender: terms.sender, inviteSigner: terms.inviteSigner, escrow: terms.escrow, expirySeconds, bump: terms.bump }));
+      }
       this.book.open(terms, signature, this.venue.clock.now());
     } catch (err) {
       this.venue.lastKeeperError = `send: ${err instanceof Error ? err.message : String(err)}`;
@@ -217,7 +241,8 @@ export class SendDesk implements ProductKeeper {
     const live = new Set([...this.crafts.values()].map((c) => c.terms.pda.toBase58()));
     for (const terms of dropped) {
       const pda = terms.pda.toBase58();
-      if (live.has(pda) || this.book.get(pda) || this.escrows.balance(terms.escrow) > 0n) continue;
+      const held = terms.native ? this.venue.chain.lamports(terms.pda) : this.escrows.balance(terms.escrow);
+      if (live.has(pda) || this.book.get(pda) || held > 0n) continue;
       this.escrows.closeState(terms.pda);
       this.escrows.forget(terms.escrow);
     }

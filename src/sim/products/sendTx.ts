@@ -1,9 +1,9 @@
-import { ComputeBudgetProgram, PublicKey, type TransactionInstruction } from '@solana/web3.js';
+import { ComputeBudgetProgram, PublicKey, SystemProgram, type TransactionInstruction } from '@solana/web3.js';
 import { tokenProgramId, type SimToken } from '../catalog.js';
 import type { LedgerRecord } from '../chain/chain.js';
 import type { EscrowBook } from './escrow.js';
 import type { Venue } from '../venue.js';
-import { claimTokenInstruction, clawbackTokenInstruction, expireTokenInstruction, initializeTokenInstruction, type TokenInviteAccounts } from '../../jupiter/programs/send.js';
+import { claimInstruction, claimTokenInstruction, clawbackInstruction, clawbackTokenInstruction, expireInstruction, expireTokenInstruction, initializeInstruction, initializeTokenInstruction, type TokenInviteAccounts } from '../../jupiter/programs/send.js';
 
 /** Compute-unit limit of a send or clawback transaction. */
 export const SEND_COMPUTE_UNITS = 60_000;
@@ -21,8 +21,10 @@ export interface InviteTerms {
   token: SimToken;
   /** Base units of `token` (lamports of wrapped SOL for SOL). */
   amount: bigint;
-  /** The escrow token account (the PDA's associated account). */
+  /** The escrow: the PDA's associated token account, or for a native-SOL invite the invite account (the PDA) itself. */
   escrow: PublicKey;
+  /** A native-SOL invite (the program's `initialize`, lamports held by the invite account), not a token invite. */
+  native: boolean;
   expiryMs: number;
   /** The invite PDA's bump (written into the invite account when the send lands). */
   bump: number;
@@ -41,6 +43,11 @@ function computeBudget(): TransactionInstruction[] {
  * which the invite signer co-signs (so two signatures: sender and invite).
  */
 export function sendInstructions(venue: Venue, escrows: EscrowBook, t: InviteTerms): TransactionInstruction[] {
+  if (t.native) {
+    // The program's `initialize` moves the lamports into the invite account by CPI; beside the no-op program here.
+    const init = initializeInstruction({ sender: t.sender, inviteSigner: t.inviteSigner, inviteInfo: t.pda, expirySeconds: BigInt(Math.floor(t.expiryMs / 1000)), amount: t.amount });
+    return [...computeBudget(), SystemProgram.transfer({ fromPubkey: t.sender, toPubkey: t.pda, lamports: t.amount }), init];
+  }
   const init = initializeTokenInstruction({
     ...accounts(t),
     sender: t.sender,
@@ -58,6 +65,10 @@ export function sendInstructions(venue: Venue, escrows: EscrowBook, t: InviteTer
  * instructions apart, for the ticket that lets the keeper sign only this.
  */
 export function clawbackInstructions(venue: Venue, escrows: EscrowBook, t: InviteTerms): { instructions: TransactionInstruction[]; venueSide: TransactionInstruction[] } {
+  if (t.native) {
+    const venueSide = [clawbackInstruction({ inviteInfo: t.pda, sender: t.sender }), ...nativePayout(venue, t, t.sender)];
+    return { instructions: [...computeBudget(), ...venueSide], venueSide };
+  }
   const clawback = clawbackTokenInstruction({ ...accounts(t), sender: t.sender, senderTokenAccount: venue.ata(t.sender, t.token) });
   const venueSide = [clawback, ...escrows.payoutInstructions(t.escrow, t.token, t.sender, t.amount)];
   return { instructions: [...computeBudget(), ...venueSide], venueSide };
@@ -65,14 +76,31 @@ export function clawbackInstructions(venue: Venue, escrows: EscrowBook, t: Invit
 
 /** The keeper's claim of an invite for `claimer`: `claim_token`, signed by the invite signer too, and the payout. */
 export function claimInstructions(venue: Venue, escrows: EscrowBook, t: InviteTerms, claimer: PublicKey): TransactionInstruction[] {
+  if (t.native) return [claimInstruction({ inviteInfo: t.pda, inviteSigner: t.inviteSigner, claimer, keeper: venue.keeper.publicKey }), ...nativePayout(venue, t, claimer)];
   const claim = claimTokenInstruction({ ...accounts(t), inviteSigner: t.inviteSigner, claimer, keeper: venue.keeper.publicKey, claimerTokenAccount: venue.ata(claimer, t.token) });
   return [claim, ...escrows.payoutInstructions(t.escrow, t.token, claimer, t.amount)];
 }
 
 /** The keeper's expiry of an invite: `expire_token` and the payout back to the sender. */
 export function expireInstructions(venue: Venue, escrows: EscrowBook, t: InviteTerms): TransactionInstruction[] {
+  if (t.native) return [expireInstruction({ inviteInfo: t.pda, sender: t.sender, keeper: venue.keeper.publicKey }), ...nativePayout(venue, t, t.sender)];
   const expire = expireTokenInstruction({ ...accounts(t), sender: t.sender, senderTokenAccount: venue.ata(t.sender, t.token), keeper: venue.keeper.publicKey });
   return [expire, ...escrows.payoutInstructions(t.escrow, t.token, t.sender, t.amount)];
+}
+
+/**
+ * A native-SOL invite paid out: the program closes the invite account to `to` (by direct lamport writes, which no
+ * instruction shows); here the keeper pays `to` the invite's lamports and the venue closes the account once the
+ * transaction lands (SendDesk.close), so the invite's lamports end with the venue that paid them.
+ */
+export function nativePayout(venue: Venue, t: InviteTerms, to: PublicKey): TransactionInstruction[] {
+  return [SystemProgram.transfer({ fromPubkey: venue.keeper.publicKey, toPubkey: to, lamports: inviteLamports(venue, t) })];
+}
+
+/** What a native-SOL invite account holds: its lamports (the amount sent; its rent is not charged here), else the amount. */
+export function inviteLamports(venue: Venue, t: InviteTerms): bigint {
+  const held = venue.chain.lamports(t.pda);
+  return held > 0n ? held : t.amount;
 }
 
 /**

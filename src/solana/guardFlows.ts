@@ -181,6 +181,9 @@ export function checkFlows(events: readonly TracedEvent[], pre: AccountStates, p
   const add = (m: Map<string, bigint>, k: string, v: bigint) => m.set(k, (m.get(k) ?? 0n) + v);
   const spend = p.spend;
   const escrows = new Set(p.product?.escrows ?? []);
+  // A product funded by a swap: the swap takes the intent's mint, the escrow receives the swap's.
+  const funding = p.product?.funding;
+  const escrowMint = spend.kind === 'escrow' ? (funding?.outputMint ?? spend.mint) : undefined;
   const created = new Set<string>();
   for (const o of outflows) {
     if (o.to !== null && endsWithWallet(o.to)) continue;
@@ -205,7 +208,11 @@ export function checkFlows(events: readonly TracedEvent[], pre: AccountStates, p
       add(summary.toCounterparty, o.asset, o.amount);
       continue;
     }
-    if (spend.kind === 'escrow' && o.asset === spend.mint && escrows.has(to)) {
+    if (funding && o.asset === funding.inputMint && o.top === funding.program) {
+      add(summary.toCounterparty, o.asset, o.amount);
+      continue;
+    }
+    if (spend.kind === 'escrow' && o.asset === escrowMint && escrows.has(to)) {
       add(summary.toEscrow, o.asset, o.amount);
       continue;
     }
@@ -231,10 +238,15 @@ export function checkFlows(events: readonly TracedEvent[], pre: AccountStates, p
     if (paid > spend.max) violations.push({ rule: spend.mint === SOL_ASSET ? 'sol-outflow' : 'token-outflow', message: `the swap would pay ${paid} base units of ${spend.mint}; the intent allows ${spend.max}` });
   }
   if (spend.kind === 'escrow') {
-    const paid = summary.toEscrow.get(spend.mint) ?? 0n;
-    if (spend.upTo ? paid > spend.amount || paid === 0n : paid !== spend.amount) {
-      violations.push({ rule: 'escrow-amount', message: `${paid} base units of ${spend.mint} would go into the escrow ${[...escrows].join(', ') || '(none named)'}; the intent says ${spend.upTo ? 'at most' : 'exactly'} ${spend.amount}` });
+    const [mint, amount] = funding ? [funding.outputMint, funding.deposit] : [spend.mint, spend.amount];
+    const paid = summary.toEscrow.get(mint) ?? 0n;
+    if (spend.upTo ? paid > amount || paid === 0n : paid !== amount) {
+      violations.push({ rule: 'escrow-amount', message: `${paid} base units of ${mint} would go into the escrow ${[...escrows].join(', ') || '(none named)'}; ${funding ? 'the instruction, held to the intent, deposits' : 'the intent says'} ${spend.upTo ? 'at most' : 'exactly'} ${amount}` });
     }
+  }
+  if (funding) {
+    const swapped = summary.toCounterparty.get(funding.inputMint) ?? 0n;
+    if (swapped > funding.most) violations.push({ rule: 'token-outflow', message: `the swap funding the deposit would take ${swapped} base units of ${funding.inputMint}; the intent allows ${funding.most}` });
   }
   if (p.burn) {
     const burnt = summary.burned.get(p.burn.mint) ?? 0n;

@@ -117,6 +117,27 @@ export interface ProductTerms {
    * they dilute what the wallet holds of them (`payout-destination`).
    */
   ownMints?: readonly string[];
+  /**
+   * A top-level swap that funds the product's deposit (a prediction buy paid in another stable: the deposit swapped
+   * into the settlement mint first). Without it, no swap may take the wallet's money.
+   */
+  funding?: ProductFunding | undefined;
+}
+
+/**
+ * The swap a product instruction is funded by, as its check held it to the intent: up to `most` of `inputMint` may
+ * leave the wallet under `program`'s top-level instruction (the swap's counterparty), and the escrow then receives
+ * exactly `deposit` of `outputMint` (in place of the intent's own mint).
+ */
+export interface ProductFunding {
+  /** The aggregator program whose top-level instruction is the swap (base58). */
+  program: string;
+  inputMint: string;
+  /** Most of `inputMint` the swap may take, base units (the intent's deposit). */
+  most: bigint;
+  outputMint: string;
+  /** What goes into the escrow, base units of `outputMint`. */
+  deposit: bigint;
 }
 
 /** An account the product instruction creates at the wallet's expense (rent). */

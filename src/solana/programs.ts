@@ -31,7 +31,9 @@ const AREA_PROGRAMS: Readonly<Record<ApiArea, readonly string[]>> = Object.freez
   recurring: [PROGRAM_IDS.jupiterRecurring],
   lend: [PROGRAM_IDS.jupiterLendEarn],
   send: [PROGRAM_IDS.jupiterSend],
-  prediction: [PROGRAM_IDS.jupiterPrediction],
+  // A prediction buy paid in another stable routes the deposit through the aggregator first (a live order, captured:
+  // see src/jupiter/programs/prediction.ts); the product check accepts only that swap, and only in a buy.
+  prediction: [PROGRAM_IDS.jupiterPrediction, PROGRAM_IDS.jupiterV6],
 });
 
 /**

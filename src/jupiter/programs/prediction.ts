@@ -1,7 +1,7 @@
 import { PublicKey, SystemProgram, TransactionInstruction, type AccountMeta } from '@solana/web3.js';
 import { PROGRAM_IDS } from '../../lib/programIds.js';
 import { ASSOCIATED_TOKEN_PROGRAM_ID, associatedTokenAddress, TOKEN_PROGRAM_ID } from '../../solana/tokenPrograms.js';
-import { BorshReader, BorshWriter } from './borsh.js';
+import { anchorDiscriminator, BorshReader, BorshWriter } from './borsh.js';
 import { hasDiscriminator, namedAccounts, ProgramLayoutError, type RawInstruction } from './instruction.js';
 
 /*
@@ -15,6 +15,21 @@ import { hasDiscriminator, namedAccounts, ProgramLayoutError, type RawInstructio
  * market-result accounts nor for the vault's token account: those are the simulator's guesses and stay in
  * src/sim/products/predictionSeeds.ts, where nothing else relies on them. The Borsh reading and writing is in
  * ./borsh.ts.
+ *
+ * `create_order` has two known layouts, one discriminator (sha256("global:create_order")), the same twelve accounts
+ * in the same order, and the same arguments up to the third u64:
+ * - the IDL v0.10.0 layout (the Codama client above): external_order_id String, market_id String, is_yes, is_buy,
+ *   contracts u64, max_fill_price_usd u64, deposit_amount u64, order_type u8, integrator Option<Pubkey>,
+ *   integrator_fee_bps Option<u16>; the market field holds the market id (e.g. "POLY-559652");
+ * - the market-hash layout, read from a live order a third party captured from Jupiter's API on 2026-09-17
+ *   (SeekerAgentConnect/sac, fixtures/jupiter/orders.json and its Kotlin reader PredictionInstructions.kt): the market
+ *   field holds the API's `marketIdHash` (32 lowercase hex characters, not a digest of the id anyone has found), the
+ *   third u64 is the order's cost (what goes into the order's escrow: the same field), and the tail is slippage_bps
+ *   u16, max_slippage_bps Option<u16>. That reader also names account 3 the market: in the capture it is the vault
+ *   PDA ["vault", settlement mint], as the IDL says. The captured tail was all zeros, which both tails read alike
+ *   (a market order with no integrator and no fee; no slippage): which tail the live program has is not settled.
+ * decodeCreateOrderLayout tells them apart by the market field's shape and holds each tail to its length exactly;
+ * anything else is refused with the reason (ProgramLayoutError).
  */
 
 /** The program id. */
@@ -105,6 +120,79 @@ export function decodeCreateOrderData(data: Uint8Array): CreateOrderArgs | undef
   if (!r) return undefined;
   return { externalOrderId: r.str(), marketId: r.str(), isYes: r.bool(), isBuy: r.bool(), contracts: r.u64(), maxFillPriceUsd: r.u64(), depositAmount: r.u64(),
     orderType: r.variant(ORDER_TYPES), integrator: r.optKey(), integratorFeeBps: r.optU16() };
+}
+
+/** `create_order` arguments in the market-hash layout (see the header): the market named by its hash, a slippage tail. */
+export interface CreateOrderHashArgs {
+  externalOrderId: string;
+  /** The API's `marketIdHash`: 32 lowercase hex characters. */
+  marketIdHash: string;
+  isYes: boolean;
+  isBuy: boolean;
+  contracts: bigint;
+  maxFillPriceUsd: bigint;
+  /** The order's cost, settlement-mint base units moved into the order's escrow (the IDL's `deposit_amount`). */
+  depositAmount: bigint;
+  slippageBps: number;
+  maxSlippageBps: number | null;
+}
+
+/** A market id hash as the market-hash layout carries it: 32 lowercase hex characters. */
+export const MARKET_ID_HASH = /^[0-9a-f]{32}$/;
+
+/** The data of `create_order` in the market-hash layout. */
+export function createOrderHashData(p: CreateOrderHashArgs): Buffer {
+  if (!MARKET_ID_HASH.test(p.marketIdHash)) throw new RangeError(`not a market id hash: ${p.marketIdHash}`);
+  return new BorshWriter().raw(DISCRIMINATORS.instructions.createOrder).str(p.externalOrderId).str(p.marketIdHash).bool(p.isYes).bool(p.isBuy).u64(p.contracts).u64(p.maxFillPriceUsd)
+    .u64(p.depositAmount).u16(p.slippageBps).optU16(p.maxSlippageBps).done();
+}
+
+/** A `create_order` read, with the layout it was read in. */
+export type CreateOrderLayout = { layout: 'idl-0.10.0'; args: CreateOrderArgs } | { layout: 'market-hash'; args: CreateOrderHashArgs };
+
+/**
+ * Reads `create_order` data in whichever known layout it is: the market-hash layout when the market field is a market
+ * id hash, else the IDL v0.10.0 layout; each must end exactly where its tail does. Undefined when it is not
+ * `create_order`; throws a RangeError naming why when it is in neither layout.
+ */
+export function decodeCreateOrderLayout(data: Uint8Array): CreateOrderLayout | undefined {
+  const r = BorshReader.of(data, DISCRIMINATORS.instructions.createOrder);
+  if (!r) return undefined;
+  const strictBool = (what: string): boolean => {
+    const v = r.u8();
+    if (v > 1) throw new RangeError(`${what} is the byte ${v}, not a bool`);
+    return v === 1;
+  };
+  const externalOrderId = r.str();
+  const market = r.str();
+  const isYes = strictBool('is_yes');
+  const isBuy = strictBool('is_buy');
+  const contracts = r.u64();
+  const maxFillPriceUsd = r.u64();
+  const depositAmount = r.u64();
+  const rest = Buffer.from(data).subarray(data.length - r.left());
+  if (MARKET_ID_HASH.test(market)) {
+    const tag = rest[2];
+    if (!((rest.length === 3 && tag === 0) || (rest.length === 5 && tag === 1))) {
+      throw new RangeError(`its market field is a market id hash (${market}), but its ${rest.length}-byte tail is not the market-hash layout's (slippage_bps u16, max_slippage_bps Option<u16>: 3 or 5 bytes)`);
+    }
+    const args = { externalOrderId, marketIdHash: market, isYes, isBuy, contracts, maxFillPriceUsd, depositAmount, slippageBps: rest.readUInt16LE(0), maxSlippageBps: tag === 1 ? rest.readUInt16LE(3) : null };
+    return { layout: 'market-hash', args };
+  }
+  const tailError = () => new RangeError(`its market field is a market id (${JSON.stringify(market)}), but its ${rest.length}-byte tail is not the IDL v0.10.0 layout's (order_type u8 enum of 2, integrator Option<Pubkey>, integrator_fee_bps Option<u16>: 3, 5, 35 or 37 bytes)`);
+  const orderType = rest[0] === undefined ? undefined : ORDER_TYPES[rest[0]];
+  if (orderType === undefined) throw tailError();
+  let at = 1;
+  let integrator: PublicKey | null = null;
+  if (rest[at] === 1 && rest.length >= at + 33) integrator = new PublicKey(rest.subarray(at + 1, at + 33));
+  else if (rest[at] !== 0) throw tailError();
+  at += integrator ? 33 : 1;
+  let integratorFeeBps: number | null = null;
+  if (rest[at] === 1 && rest.length >= at + 3) integratorFeeBps = rest.readUInt16LE(at + 1);
+  else if (rest[at] !== 0) throw tailError();
+  at += integratorFeeBps === null ? 1 : 3;
+  if (at !== rest.length) throw tailError();
+  return { layout: 'idl-0.10.0', args: { externalOrderId, marketId: market, isYes, isBuy, contracts, maxFillPriceUsd, depositAmount, orderType, integrator, integratorFeeBps } };
 }
 
 /** Fill arguments: `usd` is `total_cost_usd` of a buy fill, `gross_proceeds_usd` of a sell fill (micro-USD). */
@@ -235,6 +323,8 @@ type Named<A extends readonly string[]> = Record<A[number], string>;
 /** An instruction of the program, read: its name, accounts by the client's names (base58) and arguments. */
 export type PredictionInstruction =
   | { name: 'createOrder'; accounts: Named<typeof CREATE_ORDER_ACCOUNTS>; args: CreateOrderArgs }
+  /** `create_order` in the market-hash layout (see the header): same accounts, the market named by its hash. */
+  | { name: 'createOrderByHash'; accounts: Named<typeof CREATE_ORDER_ACCOUNTS>; args: CreateOrderHashArgs }
   | { name: 'fillBuyOrder' | 'fillSellOrder'; accounts: Named<typeof FILL_ORDER_ACCOUNTS>; args: FillOrderArgs }
   | { name: 'cancelOrder' | 'closeOrder'; accounts: Named<typeof CLOSE_ORDER_ACCOUNTS> }
   | { name: 'claimPayout' | 'claimPayout2'; accounts: Named<typeof CLAIM_PAYOUT_ACCOUNTS> }
@@ -243,7 +333,8 @@ export type PredictionInstruction =
 
 /**
  * Reads an instruction of the Prediction Market program: undefined when it is another program's or its
- * discriminator is none the client lists; throws ProgramLayoutError when its data or accounts are too short.
+ * discriminator is none the client lists; throws ProgramLayoutError when its data or accounts are too short, or a
+ * `create_order` is in neither known layout (the error says why).
  */
 export function decodePredictionInstruction(ix: RawInstruction): PredictionInstruction | undefined {
   if (ix.programId !== PREDICTION_PROGRAM.toBase58()) return undefined;
@@ -258,8 +349,11 @@ export function decodePredictionInstruction(ix: RawInstruction): PredictionInstr
     }
   };
   switch (name) {
-    case 'createOrder':
-      return { name, accounts: namedAccounts(ix, name, CREATE_ORDER_ACCOUNTS), args: read(() => decodeCreateOrderData(ix.data)!) };
+    case 'createOrder': {
+      const accounts = namedAccounts(ix, name, CREATE_ORDER_ACCOUNTS);
+      const order = read(() => decodeCreateOrderLayout(ix.data)!);
+      return order.layout === 'idl-0.10.0' ? { name, accounts, args: order.args } : { name: 'createOrderByHash', accounts, args: order.args };
+    }
     case 'fillBuyOrder':
     case 'fillSellOrder': {
       const { side: _side, ...args } = read(() => decodeFillOrderData(ix.data)!);
@@ -276,4 +370,71 @@ export function decodePredictionInstruction(ix: RawInstruction): PredictionInstr
     case 'closeLostPosition':
       return { name, accounts: namedAccounts(ix, name, CLOSE_LOST_POSITION_ACCOUNTS) };
   }
+}
+
+/*
+ * The aggregator swap a buy may be funded by. A live buy paid in USDC (SeekerAgentConnect/sac,
+ * fixtures/jupiter/orders.json) swaps the deposit into the settlement mint (JupUSD) with a top-level `route` of
+ * Jupiter's aggregator (JUP6…) before `create_order` spends it. The layouts are the aggregator's IDL as Jupiter
+ * publishes it (jup-ag/instruction-parser, src/idl/jupiter.ts): `route` [tokenProgram, userTransferAuthority (signer),
+ * userSourceTokenAccount, userDestinationTokenAccount, destinationTokenAccount, destinationMint, platformFeeAccount,
+ * eventAuthority, program, ...the route's accounts] (route_plan, in_amount u64, quoted_out_amount u64, slippage_bps
+ * u16, platform_fee_bps u8) and `shared_accounts_route` [tokenProgram, programAuthority, userTransferAuthority
+ * (signer), sourceTokenAccount, programSourceTokenAccount, programDestinationTokenAccount, destinationTokenAccount,
+ * sourceMint, destinationMint, platformFeeAccount, token2022Program, eventAuthority, program, ...] (id u8, then the
+ * same). The route plan is a vector of variable-size steps; the four numbers after it end the data, so they are read
+ * from its end.
+ */
+
+/** Discriminators of the two aggregator routes a funded buy may carry. */
+export const AGGREGATOR_ROUTES = Object.freeze({ route: anchorDiscriminator('global', 'route'), sharedAccountsRoute: anchorDiscriminator('global', 'shared_accounts_route') });
+
+/** A route of the aggregator, read: who pays, from and to which accounts, and its amounts. */
+export interface AggregatorRoute {
+  name: keyof typeof AGGREGATOR_ROUTES;
+  /** The signer whose tokens the route takes (base58). */
+  authority: string;
+  /** The token account the input leaves, and the one the output lands in (base58). */
+  source: string;
+  destination: string;
+  /** The input mint (`shared_accounts_route` names it; `route` does not) and the output mint (base58). */
+  sourceMint: string | null;
+  destinationMint: string;
+  inAmount: bigint;
+  quotedOutAmount: bigint;
+  slippageBps: number;
+  platformFeeBps: number;
+}
+
+/**
+ * Reads an aggregator instruction as a route; undefined when it is another program's or another instruction of the
+ * aggregator; throws ProgramLayoutError when its data or accounts are too short for the route's layout.
+ */
+export function decodeAggregatorRoute(ix: RawInstruction): AggregatorRoute | undefined {
+  if (ix.programId !== PROGRAM_IDS.jupiterV6) return undefined;
+  const shared = hasDiscriminator(ix.data, AGGREGATOR_ROUTES.sharedAccountsRoute);
+  if (!shared && !hasDiscriminator(ix.data, AGGREGATOR_ROUTES.route)) return undefined;
+  const name = shared ? 'sharedAccountsRoute' : 'route';
+  const [accounts, least] = shared ? [13, 8 + 1 + 4 + 19] : [9, 8 + 4 + 19];
+  if (ix.accounts.length < accounts) throw new ProgramLayoutError(ix.programId, name, `names ${ix.accounts.length} accounts; the layout has ${accounts}`);
+  if (ix.data.length < least) throw new ProgramLayoutError(ix.programId, name, `data is ${ix.data.length} bytes; the layout has at least ${least}`);
+  const b = Buffer.from(ix.data);
+  const end = b.length;
+  const a = ix.accounts;
+  const amounts = { inAmount: b.readBigUInt64LE(end - 19), quotedOutAmount: b.readBigUInt64LE(end - 11), slippageBps: b.readUInt16LE(end - 3), platformFeeBps: b.readUInt8(end - 1) };
+  return shared
+    ? { name, authority: a[2]!, source: a[3]!, destination: a[6]!, sourceMint: a[7]!, destinationMint: a[8]!, ...amounts }
+    : { name, authority: a[1]!, source: a[2]!, destination: a[3]!, sourceMint: null, destinationMint: a[5]!, ...amounts };
+}
+
+/** A `route` of the aggregator with an empty route plan (for tests and the simulator: the moves go beside it). */
+export function aggregatorRouteInstruction(a: { authority: PublicKey; source: PublicKey; destination: PublicKey; destinationMint: PublicKey; eventAuthority: PublicKey; inAmount: bigint; quotedOutAmount: bigint; slippageBps: number; platformFeeBps: number }): TransactionInstruction {
+  const program = new PublicKey(PROGRAM_IDS.jupiterV6);
+  const data = new BorshWriter().raw(AGGREGATOR_ROUTES.route).u32(0).u64(a.inAmount).u64(a.quotedOutAmount).u16(a.slippageBps).u8(a.platformFeeBps).done();
+  return new TransactionInstruction({
+    programId: program,
+    keys: [meta(TOKEN_PROGRAM_ID, false, false), meta(a.authority, true, false), meta(a.source, false, true), meta(a.destination, false, true), meta(program, false, false),
+      meta(a.destinationMint, false, false), meta(program, false, false), meta(a.eventAuthority, false, false), meta(program, false, false)],
+    data,
+  });
 }

@@ -1,4 +1,4 @@
-import { ComputeBudgetProgram, PublicKey, type TransactionInstruction } from '@solana/web3.js';
+import { ComputeBudgetProgram, PublicKey, TransactionInstruction } from '@solana/web3.js';
 import type { Venue } from '../venue.js';
 import type { EscrowBook } from './escrow.js';
 import type { SimPosition, SimPredictionOrder } from './predictionBook.js';
@@ -8,12 +8,13 @@ import {
   claimPayoutInstruction,
   closeLostPositionInstruction,
   closeOrderInstruction,
+  createOrderHashData,
   createOrderInstruction,
   fillBuyOrderInstruction,
   fillSellOrderInstruction,
   vaultAddress,
 } from '../../jupiter/programs/prediction.js';
-import { marketResultAddress, vaultTokenAccountAddress } from './predictionSeeds.js';
+import { marketIdHash, marketResultAddress, vaultTokenAccountAddress } from './predictionSeeds.js';
 
 /** Compute budget of a prediction transaction: units and a modest price (micro-lamports per unit). */
 const COMPUTE_UNITS = 200_000;
@@ -27,10 +28,21 @@ const MICRO_LAMPORTS = 10_000n;
  * program's `authority`, the market-maker vault its `secondary_authority` on fills.
  */
 export class PredictionTx {
+  /** The layout `create_order` is written in (see src/jupiter/programs/prediction.ts); the IDL's unless a test asks. */
+  private orderLayout: 'idl-0.10.0' | 'market-hash' = 'idl-0.10.0';
+
   constructor(
     private readonly venue: Venue,
     private readonly escrows: EscrowBook,
   ) {}
+
+  /**
+   * Writes `create_order` in the IDL v0.10.0 layout (the default) or the market-hash layout a live order was captured
+   * in (the market named by the simulator's market id hash, predictionSeeds.ts; no slippage).
+   */
+  useOrderLayout(layout: 'idl-0.10.0' | 'market-hash'): void {
+    this.orderLayout = layout;
+  }
 
   /** The compute-budget instructions every owner transaction starts with. */
   budget(): TransactionInstruction[] {
@@ -42,14 +54,13 @@ export class PredictionTx {
     const p = o.position;
     const mint = new PublicKey(p.mint.mint);
     const deposit = o.escrow ? this.escrows.depositInstructions(o.owner, p.mint, o.escrow, o.deposit) : [];
-    return [
-      ...this.budget(),
-      ...deposit,
-      createOrderInstruction(
-        { payer: o.owner, owner: o.owner, authority: this.venue.keeper.publicKey, position: p.key, order: o.key, ownerTokenAccount: this.venue.ata(o.owner, p.mint), settlementMint: mint },
-        { externalOrderId: o.externalOrderId, marketId: p.market.marketId, isYes: p.isYes, isBuy: o.isBuy, contracts, maxFillPriceUsd: o.limit, depositAmount: o.deposit, orderType: 'market', integrator: null, integratorFeeBps: null },
-      ),
-    ];
+    const args = { externalOrderId: o.externalOrderId, isYes: p.isYes, isBuy: o.isBuy, contracts, maxFillPriceUsd: o.limit, depositAmount: o.deposit };
+    const ix = createOrderInstruction(
+      { payer: o.owner, owner: o.owner, authority: this.venue.keeper.publicKey, position: p.key, order: o.key, ownerTokenAccount: this.venue.ata(o.owner, p.mint), settlementMint: mint },
+      { ...args, marketId: p.market.marketId, orderType: 'market', integrator: null, integratorFeeBps: null },
+    );
+    const order = this.orderLayout === 'idl-0.10.0' ? ix : new TransactionInstruction({ programId: ix.programId, keys: ix.keys, data: createOrderHashData({ ...args, marketIdHash: marketIdHash(p.market.marketId), slippageBps: 0, maxSlippageBps: null }) });
+    return [...this.budget(), ...deposit, order];
   }
 
   /**

@@ -85,16 +85,17 @@ describe('create_order in no known layout', () => {
     });
   }
 
-  it('reads a market-hash order as such, and holds its market to a hash known from elsewhere', () => {
+  it('reads a market-hash order as such, and holds its market to the hash of the intent\'s market id', () => {
     const wallet = new PublicKey(CAPTURED_ACCOUNTS[0]!);
     const intent = { kind: 'prediction.buy' as const, marketId: 'POLY-2772176', side: 'yes' as const, depositAmount: 4_996_705n, maxPriceMicroUsd: 250_000n, depositMint: JUPUSD_MINT };
     const ix = [{ programId: PROGRAM, accounts: CAPTURED_ACCOUNTS, data: CAPTURED }];
-    const market = (known?: string) => predictionBuyCheck(intent, wallet, { marketIdHash: known }).check(ix, () => null).violations.filter((v) => v.rule === 'product-market');
-    expect(market(CAPTURED_ARGS.marketIdHash)).toEqual([]);
-    expect(market('00'.repeat(16))).toEqual([{ rule: 'product-market', message: expect.stringContaining(`the market id hash is ${CAPTURED_ARGS.marketIdHash}`) }]);
-    expect(market()).toEqual([{ rule: 'product-market', message: expect.stringContaining('no hash of the intent\'s market POLY-2772176 is known') }]);
-    // Given the hash, the captured order holds whole against an intent of its own terms (a JupUSD deposit of its
-    // cost): owner and payer, side, deposit, limit, vault and escrow (the new order's accounts read as absent).
-    expect(predictionBuyCheck(intent, wallet, { marketIdHash: CAPTURED_ARGS.marketIdHash }).check(ix, () => null).violations).toEqual([]);
+    const market = (marketId: string) => predictionBuyCheck({ ...intent, marketId }, wallet).check(ix, () => null).violations.filter((v) => v.rule === 'product-market');
+    // The live order names POLY-2772176 by the first 16 bytes of sha256("market:POLY-2772176"), written out here.
+    expect(CAPTURED_ARGS.marketIdHash).toBe('e5ecff63f0706f7d16bbb4556674cea8');
+    expect(market('POLY-2772176')).toEqual([]);
+    expect(market('POLY-2772177')).toEqual([{ rule: 'product-market', message: expect.stringContaining(`the market id hash (the intent's POLY-2772177 hashes to`) }]);
+    // The captured order holds whole against an intent of its own terms (a JupUSD deposit of its cost): owner and
+    // payer, side, market, deposit, limit, vault and escrow (the new order's accounts read as absent).
+    expect(predictionBuyCheck(intent, wallet).check(ix, () => null).violations).toEqual([]);
   });
 });

@@ -1,6 +1,6 @@
 import { PublicKey } from '@solana/web3.js';
 import { ProgramLayoutError, type RawInstruction } from '../../jupiter/programs/instruction.js';
-import { decodeAggregatorRoute, decodePredictionInstruction, orderAtaAddress, PREDICTION_PROGRAM, vaultAddress, type CREATE_ORDER_ACCOUNTS, type PredictionInstruction } from '../../jupiter/programs/prediction.js';
+import { decodeAggregatorRoute, decodePredictionInstruction, marketIdHash, orderAtaAddress, PREDICTION_PROGRAM, vaultAddress, type CREATE_ORDER_ACCOUNTS, type PredictionInstruction } from '../../jupiter/programs/prediction.js';
 import { decodeMarketResultAccount, decodeOrderAccount, decodePositionAccount, decodeVaultAccount, orderAccountSpace, positionAccountSpace } from '../../jupiter/programs/predictionAccounts.js';
 import { JUPUSD_MINT, USDC_MINT } from '../../lib/mints.js';
 import type { Intent } from '../../sdk/intents.js';
@@ -21,9 +21,9 @@ import { ata, balanceOf, offCurve, stateAccount, Terms, theInstruction, tokenAcc
  * deposit at no more than the limit, and those two the guard holds to the intent.
  *
  * `create_order` comes in two known layouts (src/jupiter/programs/prediction.ts): the IDL v0.10.0 one names the
- * market by its id, which is held to the intent's; the market-hash one (a live order's) names it by a hash that is no
- * digest of the id, so a buy in it is held to a hash known from elsewhere (PredictionBuyOptions) and refused without
- * one; its slippage is taken as widening the price limit. A buy paid in one settlement stable and settled in the
+ * market by its id, which is held to the intent's; the market-hash one (a live order's) names it by the API's hash of
+ * the id (marketIdHash: sha256("market:" + id), first 16 bytes), which the guard derives from the intent's id; its
+ * slippage is taken as widening the price limit. A buy paid in one settlement stable and settled in the
  * other is funded by one aggregator route in the same transaction (ProductFunding): its input is the wallet's
  * deposit of the intent's amount, its output lands in the account the order pays from, and the order deposits what
  * that swap gives, less at most FUNDING_BOUND_BPS. No other prediction order may carry a swap.
@@ -77,15 +77,6 @@ function decodeOrder(ix: RawInstruction): Order | Exclude<PredictionInstruction,
   return d;
 }
 
-/** What a buy check knows besides the intent and the wallet. */
-export interface PredictionBuyOptions {
-  /**
-   * The intent's market's id hash, from a source other than the transaction being checked (never the build's own
-   * response): what an order in the market-hash layout must name. Without it such an order is refused.
-   */
-  marketIdHash?: string | undefined;
-}
-
 /**
  * A prediction buy's `create_order` held to the intent: the wallet owns it and pays from its own token account of
  * the settlement mint; a buy on the intent's side of the intent's market; the deposit and its mint are the intent's
@@ -94,7 +85,7 @@ export interface PredictionBuyOptions {
  * wallet pays the rent. A position that already exists must be the wallet's, in that market and side. The deposit
  * may go only into the order's escrow.
  */
-export function predictionBuyCheck(intent: Extract<Intent, { kind: 'prediction.buy' }>, wallet: PublicKey, known: PredictionBuyOptions = {}): ProductCheck {
+export function predictionBuyCheck(intent: Extract<Intent, { kind: 'prediction.buy' }>, wallet: PublicKey): ProductCheck {
   const me = wallet.toBase58();
   const mint = intent.depositMint ?? USDC_MINT;
   return {
@@ -110,9 +101,9 @@ export function predictionBuyCheck(intent: Extract<Intent, { kind: 'prediction.b
       t.same('product-owner', 'the order\'s payer (who pays its rent)', a.payer, me);
       if (!ix.isBuy) t.fail('product-side', 'the order is a sell; the intent is a buy');
       t.same('product-side', 'the side (YES)', ix.isYes, intent.side === 'yes');
+      // The market-hash layout names the market by the API's hash of its id, which the guard derives from the intent's id.
       if (ix.layout === 'idl-0.10.0') t.same('product-market', 'the market', ix.market, intent.marketId);
-      else if (known.marketIdHash !== undefined) t.same('product-market', 'the market id hash', ix.market, known.marketIdHash);
-      else t.fail('product-market', `the order names its market by the hash ${ix.market} (create_order's market-hash layout), and no hash of the intent's market ${intent.marketId} is known from a source other than this transaction: the hash is no digest of the id, so the market cannot be shown to be the intent's`);
+      else t.same('product-market', `the market id hash (the intent's ${intent.marketId} hashes to ${marketIdHash(intent.marketId)})`, ix.market, marketIdHash(intent.marketId));
       const most = ix.limit + (ix.limit * BigInt(ix.slippageBps) + 9_999n) / 10_000n;
       if (most > intent.maxPriceMicroUsd) t.fail('product-price-limit', `the order may fill at up to ${most} micro-USD a contract (limit ${ix.limit}${ix.slippageBps > 0 ? ` plus ${ix.slippageBps} bps slippage` : ''}); the intent's limit is ${intent.maxPriceMicroUsd}`);
       const swaps = instructions.filter((i) => i.programId === AGGREGATOR);

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { PublicKey, SystemProgram, TransactionInstruction, type AccountMeta } from '@solana/web3.js';
 import { PROGRAM_IDS } from '../../lib/programIds.js';
 import { ASSOCIATED_TOKEN_PROGRAM_ID, associatedTokenAddress, TOKEN_PROGRAM_ID } from '../../solana/tokenPrograms.js';
@@ -23,7 +24,8 @@ import { hasDiscriminator, namedAccounts, ProgramLayoutError, type RawInstructio
  *   integrator_fee_bps Option<u16>; the market field holds the market id (e.g. "POLY-559652");
  * - the market-hash layout, read from a live order a third party captured from Jupiter's API on 2026-09-17
  *   (SeekerAgentConnect/sac, fixtures/jupiter/orders.json and its Kotlin reader PredictionInstructions.kt): the market
- *   field holds the API's `marketIdHash` (32 lowercase hex characters, not a digest of the id anyone has found), the
+ *   field holds the API's `marketIdHash` (the first 16 bytes of sha256("market:" + market id), in lowercase hex: see
+ *   marketIdHash below), the
  *   third u64 is the order's cost (what goes into the order's escrow: the same field), and the tail is slippage_bps
  *   u16, max_slippage_bps Option<u16>. That reader also names account 3 the market: in the capture it is the vault
  *   PDA ["vault", settlement mint], as the IDL says. The captured tail was all zeros, which both tails read alike
@@ -139,6 +141,17 @@ export interface CreateOrderHashArgs {
 
 /** A market id hash as the market-hash layout carries it: 32 lowercase hex characters. */
 export const MARKET_ID_HASH = /^[0-9a-f]{32}$/;
+
+/**
+ * The API's `marketIdHash` of a market id, as live orders name their market: the first 16 bytes of
+ * sha256("market:" + marketId), lowercase hex. Found, not published: both live orders of the corpus
+ * (test/fixtures/mainnet/prediction/create-order: POLY-2772176 → e5ecff63…cea8, POLY-4797513 → a8bc4552…51f2) name
+ * their market by exactly this, and no other digest of the id tried does (md5, sha1/2/3, keccak, blake2/3 of the id
+ * and its variants). So the guard derives it from the intent's market id and needs no word of the venue for it.
+ */
+export function marketIdHash(marketId: string): string {
+  return createHash('sha256').update(`market:${marketId}`, 'utf8').digest().subarray(0, 16).toString('hex');
+}
 
 /** The data of `create_order` in the market-hash layout. */
 export function createOrderHashData(p: CreateOrderHashArgs): Buffer {

@@ -35,7 +35,5 @@ export function marketResultAddress(marketId: string): { address: PublicKey; bum
   return pda([Buffer.from('market_result'), sha256(marketId)]);
 }
 
-/** A market's id hash, lowercase hex. GUESS: the first 16 bytes of sha256(marketId). */
-export function marketIdHash(marketId: string): string {
-  return sha256(marketId).subarray(0, 16).toString('hex');
-}
+/** A market's id hash, lowercase hex: the live API's (src/jupiter/programs/prediction.ts marketIdHash). */
+export { marketIdHash } from '../../jupiter/programs/prediction.js';

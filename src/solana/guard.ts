@@ -173,6 +173,7 @@ export async function guardTransaction(tx: VersionedTransaction, policy: GuardPo
     product: product?.terms,
     rentExempt: rentExemptLamports,
     tokenAccountSpace: (mint) => tokenAccountSpace(mint, pre.get(mint) ?? post.get(mint)),
+    swapFeeMint: policy.swap?.outputMint,
   });
   tipsLamports = flows.tipsLamports;
   violations.push(...flows.violations);

@@ -46,6 +46,12 @@ export interface FlowPolicy {
   rentExempt(space: bigint): bigint;
   /** Size of a token account of `mint` as its token program creates it (its extensions), bytes; undefined when the mint is unknown. */
   tokenAccountSpace(mint: string): bigint | undefined;
+  /**
+   * A swap's output mint: the aggregator may take its fee out of the wallet's own account of it (a `route` with a fee
+   * in the output mint transfers it by CPI, signed by the wallet). Counted as `swapFee`, bounded by the fee table
+   * (checkSwapInflow), never judged a payment to a stranger.
+   */
+  swapFeeMint?: string | undefined;
 }
 
 /** A rule the flows break, with a message naming accounts and base-unit amounts. */
@@ -66,6 +72,8 @@ export interface FlowSummary {
   /** Rent paid for the accounts the product instruction names (its order, position or invite, their escrows). */
   createdRentLamports: bigint;
   burned: Map<string, bigint>;
+  /** The swap's fee the aggregator took out of the wallet's account of the output mint (FlowPolicy.swapFeeMint). */
+  swapFee: bigint;
 }
 
 interface Holding {
@@ -177,7 +185,7 @@ export function checkFlows(events: readonly TracedEvent[], pre: AccountStates, p
     const dest = closedTo.get(address);
     return dest !== undefined && (dest === wallet || holding(dest)?.owner === wallet);
   };
-  const summary: FlowSummary = { violations, tipsLamports: 0n, toCounterparty: new Map(), toEscrow: new Map(), createdRentLamports: 0n, burned: new Map() };
+  const summary: FlowSummary = { violations, tipsLamports: 0n, toCounterparty: new Map(), toEscrow: new Map(), createdRentLamports: 0n, burned: new Map(), swapFee: 0n };
   const add = (m: Map<string, bigint>, k: string, v: bigint) => m.set(k, (m.get(k) ?? 0n) + v);
   const spend = p.spend;
   const escrows = new Set(p.product?.escrows ?? []);
@@ -206,6 +214,10 @@ export function checkFlows(events: readonly TracedEvent[], pre: AccountStates, p
     }
     if (spend.kind === 'counterparty' && o.asset === spend.mint && (p.swapPrograms.has(o.top) || p.counterparties.has(holding(to)?.owner ?? to))) {
       add(summary.toCounterparty, o.asset, o.amount);
+      continue;
+    }
+    if (p.swapFeeMint !== undefined && o.asset === p.swapFeeMint && o.via === 'token' && p.swapPrograms.has(o.top)) {
+      summary.swapFee += o.amount;
       continue;
     }
     if (funding && o.asset === funding.inputMint && o.top === funding.program) {

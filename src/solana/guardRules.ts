@@ -122,6 +122,11 @@ export function checkSwapInflow(changes: WalletChanges, decoded: DecodedMessage,
   const least = minimumSwapOutput(terms, { input: mintDecimals(pre.get(terms.inputMint)), output: mintDecimals(pre.get(terms.outputMint)) });
   // SOL output: the net SOL gain is after the fees the transaction pays, which the fee checks bound on their own.
   const gained = terms.outputMint === SOL_ASSET ? -solSpent(changes) + decoded.baseFeeLamports + decoded.priorityFeeLamports + flows.tipsLamports : (changes.tokens.find((t) => t.mint === terms.outputMint)?.delta ?? 0n);
+  // A fee the route took out of the wallet's output (after paying it in): at most the fee table's share of what
+  // arrived before it (the gain is already net of it, so the bound below holds the rest).
+  if (flows.swapFee > 0n && flows.swapFee * 10_000n > (gained + flows.swapFee) * BigInt(terms.feeBps)) {
+    violations.push({ rule: 'destination', message: `the route would take ${flows.swapFee} base units of ${terms.outputMint} out of the wallet's output as a fee: more than the ${terms.feeBps} bps of the ${gained + flows.swapFee} it received that the fee table allows` });
+  }
   if (gained >= least) return;
   const other = changes.tokens.filter((t) => t.delta > 0n && t.mint !== terms.outputMint && t.mint !== terms.inputMint && t.mint !== SOL_ASSET);
   // Another mint arrived while too little of the asked one did: the venue paid out the wrong token (a sponsor's rent

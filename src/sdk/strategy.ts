@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import type { StrategyContext } from './context.js';
-import type { IntentInput } from './intents.js';
+import type { IntentInput, IntentKind } from './intents.js';
 
 /** What a strategy watches, given its params: the feeds gather exactly this for it. */
 export interface Watches {
@@ -51,6 +51,17 @@ export interface StrategyDefinition<PSchema extends z.ZodType = z.ZodType, S ext
   exactWallet?: boolean;
   /** Pure: reads the context, returns intents (and state). No I/O, no clock, no randomness outside params. */
   decide: (ctx: StrategyContext<z.output<PSchema>, S>) => Decision<S> | readonly IntentInput[];
+  /**
+   * The kinds of intent an instance with these params may return (and, for swaps, through which API): what `config
+   * check` tells an operator going live about the routes the instance will take. A declaration, not a limit.
+   */
+  emits?: (params: z.output<PSchema>) => readonly EmittedIntent[];
+}
+
+/** A kind of intent a strategy may return (StrategyDefinition.emits); `via` for swaps. */
+export interface EmittedIntent {
+  kind: IntentKind;
+  via?: 'ultra' | 'metis';
 }
 
 /** Defines a strategy. The returned object is frozen. */

@@ -29,5 +29,6 @@ export const dcaSwap = defineStrategy<typeof dcaSwapParams, DcaSwapState>({
   // A fixed amount each run: the balance only says whether it can pay, so a snapshot unsure of a run's swap costs
   // no run (see StrategyDefinition.exactWallet).
   exactWallet: false,
+  emits: (p) => [{ kind: 'swap', via: p.via }],
   decide: (ctx) => decideSwapRun(ctx, ctx.params),
 });

@@ -27,6 +27,7 @@ export const dca = defineStrategy<typeof dcaParams, DcaState>({
   // A fixed amount each run, or one recurring order at a time followed through its pending create: the balance only
   // says whether it can pay, so a snapshot unsure of its intent costs no run (see StrategyDefinition.exactWallet).
   exactWallet: false,
+  emits: (p) => (p.mode === 'swaps' ? [{ kind: 'swap', via: p.via }] : [{ kind: 'recurring.create' }]),
   decide: (ctx) => {
     const p = ctx.params;
     return p.mode === 'swaps' ? decideSwapRun(ctx, p) : decideRecurring(ctx, p);

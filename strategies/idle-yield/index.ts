@@ -82,5 +82,6 @@ export const idleYield = defineStrategy({
   description: 'keep a reserve of a token in the wallet, deposit the rest into Jupiter Lend Earn, withdraw to refill the reserve',
   params: idleYieldParams,
   watches: (p) => ({ mints: [p.asset] }),
+  emits: () => [{ kind: 'lend.deposit' }, { kind: 'lend.withdraw' }],
   decide: decideIdleYield,
 });

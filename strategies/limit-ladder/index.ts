@@ -35,6 +35,7 @@ export const limitLadder = defineStrategy<typeof limitLadderParams, Record<strin
   description: 'a grid of trigger orders around the price: buys below, sells above; filled levels re-arm one spacing away; re-centres when the price leaves the range',
   params: limitLadderParams,
   watches: (p) => ({ mints: [p.base, p.quote] }),
+  emits: () => [{ kind: 'trigger.create' }, { kind: 'trigger.cancel' }],
   decide: (ctx) => {
     const p = ctx.params;
     // Parse the state rather than trust it; a corrupt one throws (a fresh ladder would place every order again).

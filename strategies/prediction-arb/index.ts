@@ -105,6 +105,7 @@ export const predictionArb = defineStrategy<typeof predictionArbParams, Predicti
   reactive: true,
   // The deposit mint's price too: the risk gate values a buy's deposit in USD.
   watches: (p) => ({ mints: [p.depositMint], predictionMarkets: p.pairs.flatMap((x) => [x.polymarket, x.kalshi]) }),
+  emits: () => [{ kind: 'prediction.buy' }, { kind: 'prediction.sell' }],
   decide: (ctx) => {
     const p = ctx.params;
     const actedAt = recentTimes(stateSchema.parse(ctx.state).actedAt, ctx.now, p.legGraceSeconds * 1000);

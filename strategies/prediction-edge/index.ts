@@ -99,6 +99,7 @@ export const predictionEdge = defineStrategy<typeof predictionEdgeParams, Predic
   params: predictionEdgeParams,
   // The deposit mint's price too: the risk gate values a buy's deposit in USD.
   watches: (p) => ({ mints: [p.depositMint], predictionMarkets: Object.keys(p.fair) }),
+  emits: () => [{ kind: 'prediction.buy' }, { kind: 'prediction.closePosition' }],
   decide: (ctx) => {
     const p = ctx.params;
     const parsed = stateSchema.parse(ctx.state);

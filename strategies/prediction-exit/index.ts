@@ -76,6 +76,7 @@ export const predictionExit = defineStrategy<typeof predictionExitParams, Predic
   // Exits must follow a moving bid: decide on every new snapshot, not only on the schedule.
   reactive: true,
   watches: (p) => ({ predictionMarkets: p.markets, predictionCategories: p.categories }),
+  emits: () => [{ kind: 'prediction.closePosition' }],
   decide: (ctx) => {
     const p = ctx.params;
     const closedAt = recentTimes(stateSchema.parse(ctx.state).closedAt, ctx.now, p.retrySeconds * 1000);

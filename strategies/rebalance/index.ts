@@ -65,6 +65,7 @@ export const rebalance = defineStrategy({
   description: 'swap through the quote back toward target USD weights once a weight drifts driftPct points off its target',
   params: rebalanceParams,
   watches: (p) => ({ mints: p.weights.map((t) => t.mint) }),
+  emits: (p) => [{ kind: 'swap', via: p.via }],
   decide: (ctx) => {
     const p = ctx.params;
     const prices = new Map<string, PriceView>();

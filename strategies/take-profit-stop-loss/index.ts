@@ -92,6 +92,7 @@ export const takeProfitStopLoss = defineStrategy<typeof takeProfitStopLossParams
   description: 'sell a holding by swap when its price reaches takeProfitPrice, falls to stopLossPrice, or falls trailingStopPct below its peak',
   params: takeProfitStopLossParams,
   watches: (p) => ({ mints: [p.mint, p.quote] }),
+  emits: (p) => [{ kind: 'swap', via: p.via }],
   // A stop must act on the move that crosses it, not at the next scheduled run.
   reactive: true,
   decide: (ctx) => {

@@ -89,6 +89,7 @@ export const thresholdRebalance = defineStrategy({
   description: 'swap back toward targetBaseWeight when the USD weight of base drifts beyond bandPct',
   params: thresholdRebalanceParams,
   watches: (p) => ({ mints: [p.base, p.quote] }),
+  emits: (p) => [{ kind: 'swap', via: p.via }],
   decide: (ctx) => {
     const p = ctx.params;
     const basePrice = ctx.price(p.base);

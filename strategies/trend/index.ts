@@ -189,6 +189,7 @@ export const trend = defineStrategy<typeof trendParams, TrendState>({
   description: 'moving-average crossover on the kept price history: buy base with quote when the fast average crosses above the slow one, sell what it bought when it crosses below',
   params: trendParams,
   watches: (p) => ({ mints: [p.base, p.quote] }),
+  emits: (p) => [{ kind: 'swap', via: p.via }],
   decide: (ctx) => {
     const p = ctx.params;
     let s = stateSchema.parse(ctx.state);

@@ -8,6 +8,8 @@ import { KeeperError } from '../../lib/errors.js';
 import { builtinStrategies } from '../../../strategies/index.js';
 import type { CliContext } from '../context.js';
 import type { KeeperConfig } from '../../config/index.js';
+import { liveRoutesOf, type LiveRoute } from '../../execution/liveRoutes.js';
+import type { IntentKind } from '../../sdk/intents.js';
 
 /**
  * The wallet the config names, loaded as `run` would load it (the keypair file, else JUPKEEPER_SECRET_KEY): a missing
@@ -26,6 +28,42 @@ async function checkKeypair(config: KeeperConfig): Promise<void> {
     const where = path === undefined ? '(env).JUPKEEPER_SECRET_KEY' : fromEnv !== undefined ? '(env).JUPKEEPER_KEYPAIR_PATH' : 'wallet.keypairPath';
     throw new ConfigError(file, [{ path: where, message: err instanceof Error ? err.message : 'not a keypair' }]);
   }
+}
+
+/**
+ * What a live config's strategies will meet on the live service (README, "Going live"): for each enabled instance, the
+ * routes its strategy declares it may take (StrategyDefinition.emits) and how far each is proven, then the keeper's
+ * own jobs. A strategy of the user's own that declares nothing is said to be undeclared: the guard checks whatever it
+ * sends, but nothing here tells the operator which routes that is.
+ */
+export function liveRoutesReport(config: KeeperConfig): string {
+  const excluded = new Set<string>(config.api.ultra?.excludeRouters ?? []);
+  const lines = ['live routes of the enabled strategies (README, Going live; proven: real mainnet transactions pass the guard; checked: the guard checks them, no real bytes; refused: the guard refuses them):'];
+  const kinds = new Set<string>();
+  const show = (r: LiveRoute): string => `    ${r.status.padEnd(8)} ${r.product}: ${r.route}${r.note ? ` (${r.note})` : ''}`;
+  for (const inst of config.strategies.filter((i) => i.enabled)) {
+    const emitted = inst.definition.emits?.(inst.params);
+    if (!emitted) {
+      lines.push(`  ${inst.id} (${inst.strategy}): undeclared (its strategy says nothing of the intents it returns; the guard checks each one)`);
+      continue;
+    }
+    lines.push(`  ${inst.id} (${inst.strategy}):`);
+    const seen = new Set<LiveRoute>();
+    for (const e of emitted) {
+      kinds.add(e.kind);
+      for (const r of liveRoutesOf(e.kind, e.via, excluded)) {
+        if (seen.has(r)) continue;
+        seen.add(r);
+        lines.push(show(r));
+      }
+    }
+  }
+  const keeper: IntentKind[] = [...kinds].some((k) => k.startsWith('prediction.')) ? ['prediction.claim', 'prediction.closeOrder'] : [];
+  if (keeper.length > 0) {
+    lines.push('  keeper jobs (claims, stale orders):');
+    for (const r of new Set(keeper.flatMap((k) => liveRoutesOf(k)))) lines.push(show(r));
+  }
+  return `${lines.join('\n')}\n`;
 }
 
 /**
@@ -51,6 +89,7 @@ export function registerConfigCommands(program: Command, ctx: CliContext): void 
         for (const s of symbols) ctx.io.out(`symbol ${formatLookedUp(s)} in the venue's token list\n`);
         const n = config.strategies.length;
         ctx.io.out(`ok: ${file} (${n} ${n === 1 ? 'strategy' : 'strategies'}: ${config.strategies.map((s) => s.id).join(', ')})\n`);
+        if (config.venue.kind === 'live') ctx.io.out(liveRoutesReport(config));
       } catch (err) {
         if (!(err instanceof ConfigError)) throw err;
         // The full list, one problem a line; the error reporter below would fold it onto one line.

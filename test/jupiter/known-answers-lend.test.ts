@@ -2,7 +2,6 @@ import { describe, expect, it } from 'vitest';
 import { Connection, PublicKey } from '@solana/web3.js';
 import { BN } from '@coral-xyz/anchor';
 import { getLendingProgram } from '@jup-ag/lend/earn';
-import * as lendModule from '../../src/jupiter/programs/lend.js';
 import { decodeLendInstruction, decodeLendingAccount, LendProgramCodec } from '../../src/jupiter/programs/lend.js';
 import { bytes, disc, key, metas, raw, u16, u64, u8 } from './known-answers-hand.js';
 
@@ -35,12 +34,6 @@ const CASES = [
   { name: 'redeemWithMinAmountOut', op: 'redeem', args: [['shares', 3_141_592n], ['minAmountOut', 3_000_004n]], names: WITHDRAW_NAMES },
 ] as const;
 type Case = (typeof CASES)[number];
-
-/**
- * Whether the project's decoder reads the bounded variants (src/jupiter/programs/lend.ts gains them in a change
- * being made beside this test; before it they read as `other`, and their decoder test waits for it).
- */
-const decodesBounded = 'LEND_USER_INSTRUCTIONS' in lendModule;
 
 const bnArgs = (c: Case) => Object.fromEntries(c.args.map(([n, v]) => [n, new BN(v.toString())]));
 
@@ -79,13 +72,13 @@ describe('the Earn user instructions, from the SDK', () => {
         expect(ours.programId.toBase58()).toBe(PROGRAM.toBase58());
       });
 
-      it.runIf(c.args.length === 1 || decodesBounded)("the decoder reads the SDK's instruction: the amounts, and every account by its name", async () => {
+      it("the decoder reads the SDK's instruction: the amounts, and every account by its name", async () => {
         const accounts = accountsOf(c.names, 40);
         const built = await sdkInstruction(c, accounts);
         const d = decodeLendInstruction(raw(PROGRAM, built.keys.map((k) => k.pubkey), Buffer.from(built.data)));
         expect(d).toMatchObject({ name: c.op, amount: c.args[0][1] });
         if (c.args.length === 2) expect(d).toMatchObject({ bound: { arg: c.args[1][0], value: c.args[1][1] } });
-        else if (decodesBounded) expect(d).toMatchObject({ bound: null });
+        else expect(d).toMatchObject({ bound: null });
         expect(d?.name !== 'other' && d?.accounts).toEqual(Object.fromEntries(c.names.map((n, i) => [n, key(40 + i).toBase58()])));
       });
     });

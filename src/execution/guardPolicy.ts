@@ -68,7 +68,10 @@ export async function guardPolicyFor(intent: Intent, built: Pick<BuiltTransactio
     case 'lend.deposit':
       return policy(escrow(intent.asset, intent.amount), { mayUnwrapSol: intent.asset === WSOL_MINT });
     case 'prediction.buy':
-      return policy(escrow(intent.depositMint ?? USDC_MINT, intent.depositAmount), { mayUnwrapSol: false });
+      return policy(escrow(intent.depositMint ?? USDC_MINT, intent.depositAmount), { mayUnwrapSol: false, ...GASLESS_PREDICTION_ORDER });
+    case 'prediction.sell':
+    case 'prediction.closePosition':
+      return policy({ kind: 'nothing' }, GASLESS_PREDICTION_ORDER);
     case 'send':
       return policy(escrow(intent.mint, intent.amount), { mayUnwrapSol: intent.mint === WSOL_MINT });
     case 'lend.mint':
@@ -78,14 +81,24 @@ export async function guardPolicyFor(intent: Intent, built: Pick<BuiltTransactio
       return policy({ kind: 'nothing' }, { burn: built.burn });
     case 'trigger.cancel':
     case 'recurring.cancel':
-    case 'prediction.sell':
-    case 'prediction.closePosition':
     case 'prediction.closeOrder':
     case 'prediction.claim':
     case 'send.clawback':
       return policy({ kind: 'nothing' });
   }
 }
+
+/**
+ * A prediction order (create_order: a buy, a sell, a close of a position) may be gasless: the API builds it with
+ * Jupiter's gas payer as the fee payer and create_order's rent payer, its signature already in place (SAC
+ * `positions.json`, `isGasless: true`, 748XjH… on 2026-09-28). The wallet is then a required signer that pays no fee
+ * and no tip; the product check accepts that fee payer as the order's payer; every other rule holds (the deposit
+ * only into the order's escrow, nothing else leaving the wallet). No gasless cancel or claim has been seen: those
+ * still need the wallet as the fee payer. The guard counts a sponsor among the counterparties (as a swap's maker),
+ * which allows a create_order nothing more: it names no account paying out (no ProductTerms.payers), and what it
+ * spends goes into an escrow or nowhere, never to a counterparty.
+ */
+const GASLESS_PREDICTION_ORDER: Partial<GuardPolicy> = { sponsoredFees: true };
 
 /**
  * Jupiter's gas wallet (DOCS `swap/advanced/gasless.mdx`: the `signatureFeePayer` of automatic sponsorship, and the

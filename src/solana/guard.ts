@@ -5,12 +5,12 @@ import { decodeMessage, highestLookupIndex, lookupTableFrom, type DecodedMessage
 import { checkFlows, type TracedEvent } from './guardFlows.js';
 import type { FlowEvent, GuardInstruction } from './guardInstructions.js';
 import { checkBalances, checkEscrowsKept, checkPayouts, checkStatic, checkSwapInflow, describeAccountChange, swapSpend, walletCharged } from './guardRules.js';
-import type { GuardPolicy, GuardReport, GuardViolation, ProductCheck, ProductVerdict } from './guardTypes.js';
+import type { GuardPolicy, GuardReport, GuardViolation, ProductCheck, ProductMessage, ProductVerdict } from './guardTypes.js';
 import { PROGRAM_IDS, TIP_ACCOUNTS } from './programs.js';
 import { contextual, rawAccount, resultOf, RpcCallError, type RawAccount as RpcAccount, type RpcCall, type RpcReply, type SolanaRpc } from './rpc.js';
 
 export type { SpendRule } from './guardFlows.js';
-export type { CreatedAccount, ExpiryCheck, GuardPolicy, GuardReport, GuardRule, GuardViolation, Payout, ProductCheck, ProductRule, ProductTerms, ProductVerdict, TopInstruction } from './guardTypes.js';
+export type { CreatedAccount, ExpiryCheck, GuardPolicy, GuardReport, GuardRule, GuardViolation, Payout, ProductCheck, ProductMessage, ProductRule, ProductTerms, ProductVerdict, TopInstruction } from './guardTypes.js';
 export { PRODUCT_RULES } from './guardTypes.js';
 export type { SwapTerms } from './swapValue.js';
 
@@ -136,7 +136,7 @@ export async function guardTransaction(tx: VersionedTransaction, policy: GuardPo
   const productAccounts = policy.product ? decoded.instructions.filter((ix) => ix.programId === policy.product!.program).flatMap((ix) => ix.accounts) : [];
   const readKeys = uniqueKeys([...decoded.writableAddresses, ...swapMints, ...(policy.product?.reads ?? []), ...productAccounts]);
   const { pre, sim } = await simulateBetweenReads(rpc, tx, readKeys, decoded.writableAddresses, wallet, fromUiInstruction);
-  const product = policy.product ? checkProduct(policy.product, decoded, pre) : undefined;
+  const product = policy.product ? checkProduct(policy.product, decoded, pre, { sponsor: decoded.feePayer !== wallet && policy.sponsoredFees === true ? decoded.feePayer : undefined }) : undefined;
   if (product) violations.push(...product.violations);
   if (sim.err !== null) {
     const code = typeof sim.err === 'string' ? sim.err : undefined;
@@ -201,9 +201,9 @@ export async function guardTransaction(tx: VersionedTransaction, policy: GuardPo
  * check decides from the chain and the intent, never the venue's fields). A check that throws is a bug of the
  * check, not a reason to sign: it refuses.
  */
-function checkProduct(product: ProductCheck, decoded: DecodedMessage, pre: AccountStates): ProductVerdict {
+function checkProduct(product: ProductCheck, decoded: DecodedMessage, pre: AccountStates, message: ProductMessage): ProductVerdict {
   try {
-    return product.check(decoded.instructions, (address) => pre.get(address));
+    return product.check(decoded.instructions, (address) => pre.get(address), message);
   } catch (err) {
     return { violations: [{ rule: 'product-instruction', message: `the ${product.kind} terms could not be checked: ${err instanceof Error ? err.message : String(err)}` }], terms: { escrows: [], creates: [], payers: [], payouts: [] } };
   }

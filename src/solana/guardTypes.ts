@@ -90,7 +90,16 @@ export interface ProductCheck {
   program: string;
   /** Base58 accounts it reads besides those (mints whose decimals it needs). */
   reads: readonly string[];
-  check(instructions: readonly TopInstruction[], accountAt: (address: string) => AccountSnapshot | null | undefined): ProductVerdict;
+  check(instructions: readonly TopInstruction[], accountAt: (address: string) => AccountSnapshot | null | undefined, message?: ProductMessage): ProductVerdict;
+}
+
+/** What a product check may read of the message besides its instructions (absent: the wallet pays the fee). */
+export interface ProductMessage {
+  /**
+   * Base58 account paying the fee in the wallet's place, as the policy lets one (GuardPolicy.sponsoredFees; a
+   * gasless prediction order's gas payer, which pays the rent too); undefined when the wallet is the fee payer.
+   */
+  sponsor: string | undefined;
 }
 
 /** What a product check found: its violations, and the movements the decoded instruction allows and requires. */
@@ -193,7 +202,8 @@ export interface GuardPolicy {
   /** Token-2022 mints with a transfer hook or permanent delegate that may still be traded. */
   allowToken2022Mints: ReadonlySet<string>;
   /**
-   * Another account may pay the fee (Ultra's routes: JupiterZ's market maker, Jupiter's gas wallet): the wallet must
+   * Another account may pay the fee (Ultra's routes: JupiterZ's market maker, Jupiter's gas wallet; a gasless
+   * prediction order: Jupiter's gas payer, which the product check may also accept as the payer of rent): the wallet must
    * then be a required signer, the only other signers the fee payer and `coSigners`, and the wallet pays no fee and no
    * tip. Every other rule holds as it is (the fee payer may also be paid the swap's input, as a co-signer may).
    */

@@ -194,16 +194,19 @@ export function replaceAccount(r: Recorded, index: number, from: string, to: str
 }
 
 /**
- * An extra top-level instruction at the end: the wallet pays the stranger `lamports` (the node would show it as the
- * top-level transfer it is, with no inner instructions, and the wallet's lamports after lower by that much).
+ * An extra top-level instruction at the end: the wallet pays `to` (the stranger by default) `lamports` (the node
+ * would show it as the top-level transfer it is, with no inner instructions, the wallet's lamports after lower by
+ * that much and `to`'s higher).
  */
-export function extraTransfer(r: Recorded, lamports: bigint): Recorded {
+export function extraTransfer(r: Recorded, lamports: bigint, to = STRANGER): Recorded {
   const from = r.wallet;
-  const out = rewrite(r, (ixs) => [...ixs, SystemProgram.transfer({ fromPubkey: from, toPubkey: new PublicKey(STRANGER), lamports })]);
-  const after = out.post.get(from.toBase58());
+  const out = rewrite(r, (ixs) => [...ixs, SystemProgram.transfer({ fromPubkey: from, toPubkey: new PublicKey(to), lamports })]);
+  const post = out.post as Map<string, AccountSnapshot | null>;
+  const after = post.get(from.toBase58());
   if (!after) throw new Error('the wallet has no state after the transaction');
-  (out.post as Map<string, AccountSnapshot | null>).set(from.toBase58(), { ...after, lamports: after.lamports - lamports });
-  (out.post as Map<string, AccountSnapshot | null>).set(STRANGER, { lamports, owner: SystemProgram.programId.toBase58(), data: new Uint8Array(0) });
+  post.set(from.toBase58(), { ...after, lamports: after.lamports - lamports });
+  const theirs = post.get(to);
+  post.set(to, theirs ? { ...theirs, lamports: theirs.lamports + lamports } : { lamports, owner: SystemProgram.programId.toBase58(), data: new Uint8Array(0) });
   return out;
 }
 

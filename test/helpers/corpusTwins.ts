@@ -45,8 +45,10 @@ const outOf = (accounts: Map<string, string>, mint: string) => (info: Record<str
 function extra(r: Recorded): Twin {
   const i = r.intent;
   const netsSolIn = i.kind === 'trigger.cancel' || i.kind === 'recurring.cancel' || i.kind === 'send.clawback' || i.kind === 'lend.withdraw' || i.kind === 'lend.redeem' || i.kind.startsWith('prediction.c') || (i.kind === 'swap' && i.outputMint === WSOL_MINT);
-  // A wallet that is not the fee payer (gasless) may still lose up to the fees by the balance rule: the flow rule names it.
-  const gasless = r.tx.message.staticAccountKeys[0]!.toBase58() !== r.wallet.toBase58();
+  // A wallet that is not the fee payer is charged no fee, but in the corpus's gasless orders the rent the sponsor pays
+  // for the wallet's new settlement account counts as SOL the wallet gains: the balance rule nets the payment against
+  // it, the flow rule alone names it.
+  const gasless = feePayerOf(r) !== r.wallet.toBase58();
   return { name: 'an extra instruction pays a stranger 1,000 lamports', make: (x) => extraTransfer(x, 1_000n), rules: netsSolIn || gasless ? ['destination'] : ['destination', 'sol-outflow'] };
 }
 
@@ -144,8 +146,7 @@ function lendTwins(r: Recorded): Twin[] {
 
 /**
  * A prediction order's twins. Offsets are of create_order's data with both strings 32 bytes (the API's hex ids):
- * is_yes at 80, is_buy at 81, contracts at 82, the price bound at 90. (All prediction fixtures await a feature today,
- * so these expectations are what the guard should answer once it reads their layout.)
+ * is_yes at 80, is_buy at 81, contracts at 82, the price bound at 90. A gasless order has gaslessTwins besides.
  */
 function predictionTwins(r: Recorded): Twin[] {
   const i = r.intent;
@@ -159,6 +160,7 @@ function predictionTwins(r: Recorded): Twin[] {
       { name: 'the price limit is 1 % higher', make: (x) => rewriteData(x, ix, (d) => withU64(d, 90, (v) => (v * 101n) / 100n)), rules: ['product-price-limit'] },
       { name: 'the deposit goes to a stranger, not the order\'s escrow', make: (x) => divertTransfer(x, (info) => info.destination === orderAta, 'into the order\'s escrow'), rules: ['destination', 'escrow-amount'] },
       extra(r),
+      ...gaslessTwins(r, ix, account(0)),
     ];
   }
   if (i.kind === 'prediction.sell' || i.kind === 'prediction.closePosition') {
@@ -166,9 +168,30 @@ function predictionTwins(r: Recorded): Twin[] {
       { name: 'the price floor is 1 % lower', make: (x) => rewriteData(x, ix, (d) => withU64(d, 90, (v) => (v * 99n) / 100n)), rules: ['product-price-limit'] },
       { name: 'the proceeds go to a stranger\'s account', make: (x) => replaceAccount(x, ix, account(6), STRANGER_TOKENS), rules: ['product-payout'] },
       extra(r),
+      ...gaslessTwins(r, ix, account(0)),
     ];
   }
   return [extra(r)];
+}
+
+/**
+ * A gasless order's own twins (its fee payer, Jupiter's gas payer, is create_order's payer `payer`): the rent payer
+ * is a stranger instead, who then has to sign too (neither the wallet nor the fee payer may be replaced by anyone);
+ * the wallet pays the gas payer, which pays the fee and the rent and is owed nothing. None for an order the wallet
+ * pays for.
+ */
+function gaslessTwins(r: Recorded, ix: number, payer: string): Twin[] {
+  const feePayer = feePayerOf(r);
+  if (feePayer === r.wallet.toBase58() || payer !== feePayer) return [];
+  return [
+    { name: 'the order\'s rent payer is a stranger, not the wallet or the gas payer', make: (x) => replaceAccount(x, ix, payer, STRANGER), rules: ['product-owner', 'signer'] },
+    { name: 'the wallet pays the gas payer 1,000 lamports', make: (x) => extraTransfer(x, 1_000n, feePayer), rules: ['destination'] },
+  ];
+}
+
+/** The transaction's fee payer, base58. */
+function feePayerOf(r: Recorded): string {
+  return r.tx.message.staticAccountKeys[0]!.toBase58();
 }
 
 /** The twins of a recording, by its product. */

@@ -8,14 +8,9 @@ import { twinsOf } from '../helpers/corpusTwins.js';
 /**
  * Corpus transactions today's guard refuses for a reason someone is fixing now, each with the feature it waits for.
  * Their tests are written as they should be (the honest transaction passes, each twin is refused with its rule) and
- * skipped until the feature is merged: remove the entry then.
+ * skipped until the feature is merged: remove the entry then. Empty: every transaction of the corpus is judged.
  */
-export const AWAITING: Readonly<Record<string, string>> = Object.freeze({
-  'ultra/rfq/docs-jupiterz-usdc-to-sol': 'Ultra RFQ: the JupiterZ market maker is the fee payer, the wallet only signs (today: fee-payer)',
-  'prediction/create-order/live-buy-yes-usdc-routed': 'prediction create_order in its 2026 layout (market id hash, slippage_bps, max_slippage_bps) with the USDC deposit swapped into JupUSD by a Jupiter v6 route in the same transaction (today: program-not-allowed, product-market, product-amount, product-mint, product-owner, destination, escrow-amount)',
-  'prediction/create-order/live-buy-no-gasless-routed': 'gasless prediction orders (Jupiter\'s payer 748XjH… pays the fee and the rent) and the 2026 create_order layout with a routed deposit (today: fee-payer, program-not-allowed, product-* and flow rules as above)',
-  'prediction/close-position/live-sell-no-gasless': 'gasless prediction orders: Jupiter\'s payer is the fee payer and the create_order payer (today: fee-payer, product-owner)',
-});
+export const AWAITING: Readonly<Record<string, string>> = Object.freeze({});
 
 // Real mainnet transactions (test/fixtures/mainnet, SOURCES.md says where each came from and what is reconstructed),
 // judged by the real guard with the policy the keeper derives from the intent that would have asked for them, over

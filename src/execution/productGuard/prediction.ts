@@ -27,6 +27,11 @@ import { ata, balanceOf, offCurve, stateAccount, Terms, theInstruction, tokenAcc
  * other is funded by one aggregator route in the same transaction (ProductFunding): its input is the wallet's
  * deposit of the intent's amount, its output lands in the account the order pays from, and the order deposits what
  * that swap gives, less at most FUNDING_BOUND_BPS. No other prediction order may carry a swap.
+ *
+ * A gasless order (the API's `isGasless`) has Jupiter's gas payer as the fee payer and as create_order's `payer`,
+ * which pays the rent of the order, its escrow, a new position and the wallet's settlement account: the policy lets
+ * that account pay the fee (GuardPolicy.sponsoredFees) and the check accepts it as the payer; everything else is
+ * held as in any order, the wallet still the owner, the signer of its deposit and the only source of it.
  */
 
 const PROGRAM = PREDICTION_PROGRAM.toBase58();
@@ -82,8 +87,8 @@ function decodeOrder(ix: RawInstruction): Order | Exclude<PredictionInstruction,
  * the settlement mint; a buy on the intent's side of the intent's market; the deposit and its mint are the intent's
  * (or, funded by a swap, what the swap of the intent's deposit gives); the price limit, widened by any slippage, is at
  * most the intent's; no integrator fee; the escrow is the order's token account, the vault the settlement mint's; the
- * wallet pays the rent. A position that already exists must be the wallet's, in that market and side. The deposit
- * may go only into the order's escrow.
+ * wallet pays the rent, or in a gasless order the fee payer does (rentPayer). A position that already exists must be
+ * the wallet's, in that market and side. The deposit may go only into the order's escrow.
  */
 export function predictionBuyCheck(intent: Extract<Intent, { kind: 'prediction.buy' }>, wallet: PublicKey): ProductCheck {
   const me = wallet.toBase58();
@@ -92,13 +97,13 @@ export function predictionBuyCheck(intent: Extract<Intent, { kind: 'prediction.b
     kind: intent.kind,
     program: PROGRAM,
     reads: [],
-    check(instructions, accountAt) {
+    check(instructions, accountAt, message) {
       const t = new Terms();
       const ix = theInstruction(instructions, PROGRAM, decodeOrder, 'createOrder', t);
       if (!ix) return t.verdict();
       const a = ix.accounts;
       t.same('product-owner', 'the order\'s owner', a.owner, me);
-      t.same('product-owner', 'the order\'s payer (who pays its rent)', a.payer, me);
+      rentPayer(t, a.payer, me, message?.sponsor);
       if (!ix.isBuy) t.fail('product-side', 'the order is a sell; the intent is a buy');
       t.same('product-side', 'the side (YES)', ix.isYes, intent.side === 'yes');
       // The market-hash layout names the market by the API's hash of its id, which the guard derives from the intent's id.
@@ -168,7 +173,8 @@ function fundingSwap(t: Terms, swaps: readonly TopInstruction[], order: Order, i
  * the chain holds as the wallet's, in the order's market and side; the contracts are the intent's (rounded down to
  * the 0.01-contract step, never more), or for a close of the whole position no more than the position holds on
  * chain; no deposit; the price floor (the same `max_fill_price_usd` field, a floor on a sell), lowered by any
- * slippage, is at least the intent's; no integrator fee; proceeds go to the wallet's own token account; no swap. A
+ * slippage, is at least the intent's; no integrator fee; proceeds go to the wallet's own token account; no swap; the
+ * order's rent paid by the wallet or, gasless, by the fee payer (rentPayer). A
  * position does not record its settlement mint, so the mint named is held only to the vault and escrow derived from
  * it. In the market-hash layout the order's market is tied to the position's on chain the same way.
  */
@@ -178,14 +184,14 @@ export function predictionSellCheck(intent: Extract<Intent, { kind: 'prediction.
     kind: intent.kind,
     program: PROGRAM,
     reads: [],
-    check(instructions, accountAt) {
+    check(instructions, accountAt, message) {
       const t = new Terms();
       noSwap(t, instructions, intent.kind);
       const ix = theInstruction(instructions, PROGRAM, decodeOrder, 'createOrder', t);
       if (!ix) return t.verdict();
       const a = ix.accounts;
       t.same('product-owner', 'the order\'s owner', a.owner, me);
-      t.same('product-owner', 'the order\'s payer (who pays its rent)', a.payer, me);
+      rentPayer(t, a.payer, me, message?.sponsor);
       t.same('product-target', 'the position sold', a.position, intent.positionPubkey);
       if (ix.isBuy) t.fail('product-side', 'the order is a buy; the intent is a sell');
       const held = accountAt(a.position);
@@ -205,6 +211,16 @@ export function predictionSellCheck(intent: Extract<Intent, { kind: 'prediction.
       return t.verdict();
     },
   };
+}
+
+/**
+ * create_order's payer, who pays the rent of the order, its escrow and a new position (and gets it back when they
+ * close): the wallet, or, in a gasless order, the account the policy lets pay the fee in its place (`sponsor`:
+ * Jupiter's gas payer is both in the captured gasless orders). Anyone else is refused.
+ */
+function rentPayer(t: Terms, payer: string, me: string, sponsor: string | undefined): void {
+  if (payer === me || (sponsor !== undefined && payer === sponsor)) return;
+  t.fail('product-owner', `the order's payer (who pays its rent) is ${payer}; the intent's is the wallet ${me}${sponsor === undefined ? '' : ` or the fee payer ${sponsor} paying in its place`}`);
 }
 
 /** Only a buy may carry a swap: an aggregator instruction in any other prediction transaction is refused. */
@@ -232,7 +248,8 @@ function commonOrderTerms(t: Terms, ix: Order, accountAt: AccountAt, me: string)
   t.created(tokenAccount(orderAta, a.settlementMint, PROGRAM_IDS.splToken, 'order\'s escrow'));
   const held = accountAt(a.position);
   if (!held) {
-    // A first buy in this market and side opens the position: the wallet pays its rent.
+    // A first buy in this market and side opens the position: the order's payer (the wallet, or a gasless order's
+    // gas payer) pays its rent.
     if (ix.isBuy) t.created(stateAccount(a.position, PROGRAM, POSITION_SPACE, 'position account'));
     return;
   }
@@ -242,8 +259,18 @@ function commonOrderTerms(t: Terms, ix: Order, accountAt: AccountAt, me: string)
     return;
   }
   t.same('product-owner', 'the owner of the position on chain', position.owner.toBase58(), me);
-  t.same('product-market', 'the market of the position on chain', position.marketId, ix.market);
+  if (!sameMarket(position.marketId, ix.market)) t.fail('product-market', `the market of the position on chain is ${position.marketId}; the order's is ${ix.market}${ix.layout === 'market-hash' ? ' (a market id hash)' : ''}`);
   t.same('product-side', 'the side (YES) of the position on chain', position.isYes, ix.isYes);
+}
+
+/**
+ * Whether two market fields name the same market, each a market id or the API's hash of one (marketIdHash): a
+ * position holds what the order that opened it named (the id in the IDL v0.10.0 layout, the hash in the market-hash
+ * layout, as the captured position does), and an order of either layout may sell it. An id never equals a hash of
+ * another (that would take a preimage of sha256).
+ */
+function sameMarket(a: string, b: string): boolean {
+  return a === b || marketIdHash(a) === b || marketIdHash(b) === a;
 }
 
 /**

@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { ComputeBudgetProgram, PublicKey, VersionedTransaction, type TransactionInstruction } from '@solana/web3.js';
+import { ComputeBudgetProgram, PublicKey, VersionedTransaction, type Keypair, type TransactionInstruction } from '@solana/web3.js';
 import { JUPUSD_MINT, USDC_MINT } from '../../lib/mints.js';
 import type { SimToken } from '../catalog.js';
 import type { LedgerRecord, SubmitOutcome } from '../chain/chain.js';
@@ -280,7 +280,8 @@ export class PredictionDesk {
     const p = o.position;
     const record: LedgerRecord = { kind: 'prediction-order', wallet: o.owner.toBase58(), requestId: o.requestId, inputMint: o.isBuy ? p.mint.mint : null, inputAmount: o.isBuy ? o.deposit : null, outputMint: null, outputAmount: null };
     const refuse = () => (!this.markets.tradable(p.market) ? ERR_MARKET_CLOSED : !o.isBuy && o.contracts > p.contracts - p.reserved ? ERR_NOT_ENOUGH_CONTRACTS : o.phase !== 'pending' ? ERR_ORDER_NOT_OPEN : undefined);
-    const built = this.build(o.owner, this.tx.create(o, contracts), record, refuse, (signature, slot) => this.keeper.openOrder(o, signature, slot));
+    const gasPayer = this.tx.orderFeePayer();
+    const built = this.build(o.owner, this.tx.create(o, contracts), record, refuse, (signature, slot) => this.keeper.openOrder(o, signature, slot), gasPayer);
     o.pendingUntilMs = built.holdUntilMs;
     return {
       status: 200,
@@ -289,6 +290,7 @@ export class PredictionDesk {
         txMeta: built.txMeta,
         externalOrderId: o.externalOrderId,
         requiredSigners: built.requiredSigners,
+        isGasless: gasPayer !== undefined,
         execution: built.execution,
         executionModel: null,
         settlement: null,
@@ -307,12 +309,14 @@ export class PredictionDesk {
 
   /**
    * Builds an owner transaction whose program instructions the keeper co-signs at settlement (a ticket: through
-   * execute or RPC alike), provided `refuse` finds nothing wrong then; `onLanded` runs once it lands.
+   * execute or RPC alike), provided `refuse` finds nothing wrong then; `onLanded` runs once it lands. A `gasPayer`
+   * (a gasless order) is the fee payer and signs before the transaction is returned; the owner otherwise.
    */
-  private build(owner: PublicKey, instructions: TransactionInstruction[], record: LedgerRecord, refuse: () => number | undefined, onLanded: (signature: string, slot: bigint) => void) {
+  private build(owner: PublicKey, instructions: TransactionInstruction[], record: LedgerRecord, refuse: () => number | undefined, onLanded: (signature: string, slot: bigint) => void, gasPayer?: Keypair) {
     const v = this.venue;
     const now = v.clock.now();
-    const { tx, lastValidBlockHeight } = v.chain.buildTransaction(owner, instructions);
+    const { tx, lastValidBlockHeight } = v.chain.buildTransaction(gasPayer?.publicKey ?? owner, instructions);
+    if (gasPayer) tx.sign([gasPayer]);
     const holdUntilMs = now + v.clock.msUntilBlockHeight(lastValidBlockHeight + 1n);
     const id = requestId(now);
     const product = instructions.filter((ix) => !ix.programId.equals(ComputeBudgetProgram.programId));

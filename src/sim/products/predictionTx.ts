@@ -1,4 +1,7 @@
-import { ComputeBudgetProgram, PublicKey, TransactionInstruction } from '@solana/web3.js';
+import { createAssociatedTokenAccountIdempotentInstruction } from '@solana/spl-token';
+import { ComputeBudgetProgram, Keypair, PublicKey, TransactionInstruction } from '@solana/web3.js';
+import { tokenProgramId } from '../catalog.js';
+import { seedBytes } from '../rng.js';
 import type { Venue } from '../venue.js';
 import type { EscrowBook } from './escrow.js';
 import type { SimPosition, SimPredictionOrder } from './predictionBook.js';
@@ -19,6 +22,8 @@ import { marketIdHash, marketResultAddress, vaultTokenAccountAddress } from './p
 /** Compute budget of a prediction transaction: units and a modest price (micro-lamports per unit). */
 const COMPUTE_UNITS = 200_000;
 const MICRO_LAMPORTS = 10_000n;
+/** What the gas payer of gasless orders is given when gasless orders are first asked for, lamports (1,000 SOL). */
+const GAS_PAYER_LAMPORTS = 1_000n * 1_000_000_000n;
 
 /**
  * The transactions of the prediction product. The real program moves the money by CPI; the simulator's program at
@@ -30,6 +35,9 @@ const MICRO_LAMPORTS = 10_000n;
 export class PredictionTx {
   /** The layout `create_order` is written in (see src/jupiter/programs/prediction.ts); the IDL's unless a test asks. */
   private orderLayout: 'idl-0.10.0' | 'market-hash' = 'idl-0.10.0';
+  /** Jupiter's gas payer of gasless orders, the simulator's own key (748XjH… on mainnet): their fee and rent payer. */
+  readonly gasPayer: Keypair = Keypair.fromSeed(seedBytes('prediction-gas-payer'));
+  private gasless = false;
 
   constructor(
     private readonly venue: Venue,
@@ -44,23 +52,46 @@ export class PredictionTx {
     this.orderLayout = layout;
   }
 
+  /**
+   * Builds the owner's orders (buys, sells, closes of a position) gasless, or not (the default), as the live API
+   * builds them when it sponsors them (`isGasless`, SAC positions.json): the gas payer is the fee payer and
+   * create_order's `payer`, opens the owner's settlement account when it is missing, and has signed the transaction
+   * when it is returned, so its id (the fee payer's signature) is known before the owner signs. Cancels and claims
+   * stay the owner's to pay (no gasless one has been seen).
+   */
+  useGasless(on: boolean): void {
+    this.gasless = on;
+    if (on && this.venue.chain.lamports(this.gasPayer.publicKey) === 0n) this.venue.chain.airdropLamports(this.gasPayer.publicKey, GAS_PAYER_LAMPORTS);
+  }
+
+  /** Who pays and signs first for an order built now: the gas payer when orders are gasless, else none (the owner). */
+  orderFeePayer(): Keypair | undefined {
+    return this.gasless ? this.gasPayer : undefined;
+  }
+
   /** The compute-budget instructions every owner transaction starts with. */
   budget(): TransactionInstruction[] {
     return [ComputeBudgetProgram.setComputeUnitLimit({ units: COMPUTE_UNITS }), ComputeBudgetProgram.setComputeUnitPrice({ microLamports: MICRO_LAMPORTS })];
   }
 
-  /** The owner's order: the deposit into the escrow (buys), then `create_order` co-signed by the keeper. */
+  /**
+   * The owner's order: the deposit into the escrow (buys), then `create_order` co-signed by the keeper. Gasless, the
+   * gas payer is create_order's payer and first opens the owner's settlement account (idempotent), as live orders do.
+   */
   create(o: SimPredictionOrder, contracts: bigint): TransactionInstruction[] {
     const p = o.position;
     const mint = new PublicKey(p.mint.mint);
+    const payer = this.orderFeePayer()?.publicKey;
+    const ownerTokenAccount = this.venue.ata(o.owner, p.mint);
+    const opens = payer ? [createAssociatedTokenAccountIdempotentInstruction(payer, ownerTokenAccount, o.owner, mint, new PublicKey(tokenProgramId(p.mint)))] : [];
     const deposit = o.escrow ? this.escrows.depositInstructions(o.owner, p.mint, o.escrow, o.deposit) : [];
     const args = { externalOrderId: o.externalOrderId, isYes: p.isYes, isBuy: o.isBuy, contracts, maxFillPriceUsd: o.limit, depositAmount: o.deposit };
     const ix = createOrderInstruction(
-      { payer: o.owner, owner: o.owner, authority: this.venue.keeper.publicKey, position: p.key, order: o.key, ownerTokenAccount: this.venue.ata(o.owner, p.mint), settlementMint: mint },
+      { payer: payer ?? o.owner, owner: o.owner, authority: this.venue.keeper.publicKey, position: p.key, order: o.key, ownerTokenAccount, settlementMint: mint },
       { ...args, marketId: p.market.marketId, orderType: 'market', integrator: null, integratorFeeBps: null },
     );
     const order = this.orderLayout === 'idl-0.10.0' ? ix : new TransactionInstruction({ programId: ix.programId, keys: ix.keys, data: createOrderHashData({ ...args, marketIdHash: marketIdHash(p.market.marketId), slippageBps: 0, maxSlippageBps: null }) });
-    return [...this.budget(), ...deposit, order];
+    return [...this.budget(), ...opens, ...deposit, order];
   }
 
   /**

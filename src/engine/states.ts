@@ -1,5 +1,6 @@
 /**
- * The life of an intent (ARCHITECTURE.md §3). Every move is one atomic, fenced write in the ledger.
+ * The life of an intent (docs/architecture.md § The intent state machine). Every move is one atomic, fenced write in
+ * the ledger.
  *
  *   planned → built → guarded → signed → submitted → landed
  *                 ↘ rejected (risk gate or pre-sign guard)      ↘ failed (landed with an error, or refused)

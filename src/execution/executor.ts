@@ -62,11 +62,11 @@ const DEFAULT_GUARD_RETRY = { firstMs: 500, maxMs: 5_000 };
 const DEFAULT_REBUILD_AFTER_MS = 30_000;
 
 /**
- * Carries one intent to a terminal state, exactly once (ARCHITECTURE.md §3): build through the API, guard,
- * sign, persist the signature and lastValidBlockHeight durably, submit, confirm. A worker that finds the intent
- * signed or submitted never builds or signs again: it re-submits the same bytes and confirms by signature. Only a
- * provably expired, absent signature leads to a new attempt. Every move is fenced: once another owner claims the
- * intent, this one's writes are refused and it stops.
+ * Carries one intent to a terminal state, exactly once (docs/architecture.md § Exactly-once execution): build through
+ * the API, guard, sign, persist the signature and lastValidBlockHeight durably, submit, confirm. A worker that finds
+ * the intent signed or submitted never builds or signs again: it re-submits the same bytes and confirms by signature.
+ * Only a provably expired, absent signature leads to a new attempt. Every move is fenced: once another owner claims
+ * the intent, this one's writes are refused and it stops.
  */
 export class Executor {
   private readonly now: () => number;

@@ -6,7 +6,7 @@ import type { CreatedAccount, ProductTerms } from './guardTypes.js';
 /** The asset key of SOL: native lamports and wrapped SOL are the same money. */
 export const SOL_ASSET = WSOL_MINT;
 
-/** Where the wallet's funds may go, from the intent alone (ARCHITECTURE.md §4). */
+/** Where the wallet's funds may go, from the intent alone (docs/architecture.md § The pre-sign guard). */
 export type SpendRule =
   /** Nothing may leave (cancels, claims, withdrawals, clawbacks): only fees. */
   | { kind: 'nothing' }

@@ -56,9 +56,9 @@ export function bucketNamespaceFor(prefix: string): string {
 
 /**
  * The rate budget's buckets in Redis: one per API key (named by a hash of it), shared by every worker of every
- * keeper on the server whatever its prefix, so that a fleet stays inside the key's plan together (ARCHITECTURE.md
- * §7). Each bucket is one key, so the scripts run on any Redis Cluster slot. `namespace` is for tests that need
- * buckets of their own.
+ * keeper on the server whatever its prefix, so that a fleet stays inside the key's plan together
+ * (docs/architecture.md § Scaling out). Each bucket is one key, so the scripts run on any Redis Cluster slot.
+ * `namespace` is for tests that need buckets of their own.
  */
 export class RedisBucketStore implements BucketStore {
   constructor(

@@ -2,10 +2,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { control } from '../helpers/sim.js';
 import { assertExactlyOnce, startHarness, withTimeout, type Harness } from '../helpers/exactlyOnce.js';
 
-// Rule 5 of ARCHITECTURE.md §3: a signed intent is rebuilt only once its blockhash has provably expired with the
-// signature absent. The keeper dies right after signing and stays down past the blockhash's life (the simulator's
-// clock jumps ahead). The restarted keeper re-submits the old bytes, finds them expired, and only then builds and
-// signs a second attempt; the first signature never settles.
+// Rule 5 of docs/architecture.md § Exactly-once execution: a signed intent is rebuilt only once its blockhash has
+// provably expired with the signature absent. The keeper dies right after signing and stays down past the blockhash's
+// life (the simulator's clock jumps ahead). The restarted keeper re-submits the old bytes, finds them expired, and
+// only then builds and signs a second attempt; the first signature never settles.
 // Own file, cases in sequence: moving the clock would disturb any other case running on the same simulator.
 describe('exactly once when a signed intent expires while the keeper is down', () => {
   let h: Harness;

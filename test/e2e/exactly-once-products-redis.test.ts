@@ -4,12 +4,12 @@ import { productKinds } from '../helpers/productScenarios.js';
 import { caseOf, finished, linesAbout, pausedAt, prepareAll, preparedCases, startProductWorld, type IntentRun, type ProductCase, type ProductKind, type ProductWorld } from '../helpers/productExactlyOnce.js';
 import { ledger } from '../helpers/sim.js';
 
-// The `signed` record is written durably before the transaction leaves the process (ARCHITECTURE.md §3 rule 3). For
-// every intent kind but swap (part 1's suite proves swaps): two executor processes, on a Redis with AOF and
-// appendfsync always, each stop right after the signed write of one intent of every kind, holding the signed bytes
-// and having sent nothing. Redis is SIGKILLed there and started again on the same AOF: every signed record must
-// survive. Then one process carries on with the bytes it holds, and the other dies too and a fresh executor takes
-// over; either way no intent is signed twice and each settles once.
+// The `signed` record is written durably before the transaction leaves the process
+// (docs/architecture.md § Exactly-once execution, rule 3). For every intent kind but swap (part 1's suite proves
+// swaps): two executor processes, on a Redis with AOF and appendfsync always, each stop right after the signed write
+// of one intent of every kind, holding the signed bytes and having sent nothing. Redis is SIGKILLed there and started
+// again on the same AOF: every signed record must survive. Then one process carries on with the bytes it holds, and
+// the other dies too and a fresh executor takes over; either way no intent is signed twice and each settles once.
 describe('exactly once for every product kind when Redis dies right after the signed write', () => {
   let world: ProductWorld;
   const variants = ['carry-on', 'take-over'] as const;

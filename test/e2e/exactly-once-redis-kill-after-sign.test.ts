@@ -2,11 +2,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { assertExactlyOnce, startHarness, withTimeout, type Case, type Harness } from '../helpers/exactlyOnce.js';
 import type { KeeperProcess } from '../helpers/keeper.js';
 
-// The `signed` record is written durably before the transaction leaves the process (ARCHITECTURE.md §3 rule 3).
-// Under the setting the keeper requires (AOF with appendfsync always on this Redis 7.0; WAITAOF on 7.2+), Redis is
-// SIGKILLed right after that write, while the keeper holds the signed bytes and has sent nothing: the record must
-// survive, and no second signature may ever be made for the intent, whether the same keeper carries on or a new
-// one takes over.
+// The `signed` record is written durably before the transaction leaves the process
+// (docs/architecture.md § Exactly-once execution, rule 3). Under the setting the keeper requires (AOF with
+// appendfsync always on this Redis 7.0; WAITAOF on 7.2+), Redis is SIGKILLed right after that write, while the keeper
+// holds the signed bytes and has sent nothing: the record must survive, and no second signature may ever be made for
+// the intent, whether the same keeper carries on or a new one takes over.
 describe('exactly once when Redis dies right after the signed write', () => {
   let h: Harness;
   beforeAll(async () => {

@@ -96,12 +96,12 @@ export const LIVE_ROUTES: readonly LiveRoute[] = Object.freeze([
   },
   {
     product: 'Prediction', route: 'buy (live layout: market id hash, deposit routed through the aggregator)', kinds: ['prediction.buy'], status: 'proven',
-    fixtures: ['prediction/create-order/live-buy-yes-usdc-routed', 'prediction/create-order/live-buy-no-gasless-routed'], tests: [CORPUS, 'test/execution/prediction-variants.test.ts', 'test/solana/guard-prediction-funding-layouts.test.ts'],
-    note: 'live orders captured from the API; their effects reconstructed',
+    fixtures: ['prediction/create-order/live-buy-yes-usdc-routed', 'prediction/create-order/live-buy-no-gasless-routed'], tests: [CORPUS, 'test/execution/prediction-variants.test.ts', 'test/solana/guard-prediction-funding-layouts.test.ts', 'test/execution/prediction-gasless.test.ts', 'test/execution/prediction-gasless-hostile.test.ts'],
+    note: 'live orders captured from the API (one gasless: Jupiter\'s gas payer pays the fee and rent); their effects reconstructed',
   },
   {
     product: 'Prediction', route: 'sell, close position (gasless)', kinds: ['prediction.sell', 'prediction.closePosition'], status: 'proven',
-    fixtures: ['prediction/close-position/live-sell-no-gasless'], tests: [CORPUS, 'test/execution/hostile-escrows-prediction.test.ts'],
+    fixtures: ['prediction/close-position/live-sell-no-gasless'], tests: [CORPUS, 'test/execution/hostile-escrows-prediction.test.ts', 'test/execution/prediction-gasless.test.ts'],
     note: 'a live close captured from the API; its effects reconstructed',
   },
   {

@@ -32,10 +32,10 @@ export interface PolicyContext {
 }
 
 /**
- * The guard's policy for one built transaction, derived from the intent, the configuration and the price feed:
- * never from the venue's response (ARCHITECTURE.md §4). What the engine itself adds to the transaction (a send
- * invite's signer) and what it read from a separate listing (a lend withdrawal's share token) come with the build.
- * Throws GuardUnavailable when the feed cannot value a swap yet (retry).
+ * The guard's policy for one built transaction, derived from the intent, the configuration and the price feed: never
+ * from the venue's response (docs/architecture.md § The pre-sign guard). What the engine itself adds to the
+ * transaction (a send invite's signer) and what it read from a separate listing (a lend withdrawal's share token)
+ * come with the build. Throws GuardUnavailable when the feed cannot value a swap yet (retry).
  */
 export async function guardPolicyFor(intent: Intent, built: Pick<BuiltTransaction, 'engineSigners' | 'burn' | 'quotedAt'>, ctx: PolicyContext): Promise<GuardPolicy> {
   const product = await productCheckFor(intent, { wallet: ctx.wallet, inviteSigner: built.engineSigners?.[0] });

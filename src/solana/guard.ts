@@ -88,13 +88,13 @@ function loadDecoders(): Promise<Decoders> {
 }
 
 /**
- * Checks an unsigned transaction built by someone else before the hot key signs it (ARCHITECTURE.md §4): resolves
- * its lookup tables; checks the fee payer, the signers, the programs, durable nonces and the priority fee; reads
- * the accounts it writes, simulates it on a node at least that fresh (with its inner instructions), reads the
- * wallet's accounts again to prove nothing else moved them meanwhile; then follows every lamport and token that
- * leaves the wallet (checkFlows), compares the wallet's accounts before and after, and, for a swap, the inflow with
- * what the amount is worth at the feed's prices. A bad transaction never throws: every problem is a violation. A
- * check that could not run throws GuardUnavailable (retry).
+ * Checks an unsigned transaction built by someone else before the hot key signs it
+ * (docs/architecture.md § The pre-sign guard): resolves its lookup tables; checks the fee payer, the signers, the
+ * programs, durable nonces and the priority fee; reads the accounts it writes, simulates it on a node at least that
+ * fresh (with its inner instructions), reads the wallet's accounts again to prove nothing else moved them meanwhile;
+ * then follows every lamport and token that leaves the wallet (checkFlows), compares the wallet's accounts before and
+ * after, and, for a swap, the inflow with what the amount is worth at the feed's prices. A bad transaction never
+ * throws: every problem is a violation. A check that could not run throws GuardUnavailable (retry).
  */
 export async function guardTransaction(tx: VersionedTransaction, policy: GuardPolicy, rpc: SolanaRpc): Promise<GuardReport> {
   const { flowEventsOf, fromUiInstruction, dangerousExtensions, tokenAccountSpace } = await loadDecoders();

@@ -75,10 +75,10 @@ export interface TopInstruction {
 }
 
 /**
- * The intent's terms as its product's program would carry them out (ARCHITECTURE.md §4): built from the intent with
- * the program's layouts by the execution layer (src/execution/productGuard), run by the guard on the transaction's
- * top-level instructions and the accounts as the chain held them before it ran (every account the transaction
- * writes, every account an instruction of `program` names, and `reads`). A mismatch is a violation of a
+ * The intent's terms as its product's program would carry them out (docs/architecture.md § The pre-sign guard): built
+ * from the intent with the program's layouts by the execution layer (src/execution/productGuard), run by the guard on
+ * the transaction's top-level instructions and the accounts as the chain held them before it ran (every account the
+ * transaction writes, every account an instruction of `program` names, and `reads`). A mismatch is a violation of a
  * PRODUCT_RULES rule; it never throws on a bad transaction. Besides the violations it says, from the decoded
  * instruction and the chain, where the wallet's money may go and what must come back (ProductTerms): the flows and
  * the balances are then held to that, not to "some account of the right program".
@@ -179,7 +179,8 @@ export interface GuardViolation {
 
 /**
  * What a transaction may do to the wallet. Every limit here comes from the intent, the configuration and sources
- * independent of the venue (the price feed, the chain): never from the response being checked (ARCHITECTURE.md §4).
+ * independent of the venue (the price feed, the chain): never from the response being checked
+ * (docs/architecture.md § The pre-sign guard).
  */
 export interface GuardPolicy {
   /** The hot wallet: the fee payer (unless `sponsoredFees`); its accounts are the ones checked. */

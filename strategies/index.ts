@@ -1,6 +1,5 @@
 // The strategies shipped with jup-keeper. A config names them by `strategy: <name>`.
-import type { AnyStrategy, StrategyDefinition } from '../src/sdk/index.js';
-import type { StrategyRegistry } from '../src/config/load.js';
+import type { AnyStrategy, StrategyDefinition, StrategyRegistry } from '../src/sdk/index.js';
 import { dcaSwap } from './dca-swap/index.js';
 import { thresholdRebalance } from './threshold-rebalance/index.js';
 import { dca } from './dca/index.js';

@@ -1,5 +1,4 @@
 import type { Intent, IntentKind } from '../sdk/intents.js';
-import type { KillSwitchState } from './killSwitch.js';
 import type { IntentState } from './states.js';
 
 /** The ports through which the keeper jobs (src/keeper) reach the venue, the ledger and their own records. */
@@ -198,11 +197,4 @@ export interface KeeperStatePort {
   writeSweep(report: SweepReport): Promise<void>;
   /** The last sweep's report, if any. */
   lastSweep(): Promise<SweepReport | null>;
-}
-
-/** The kill switch as the keeper reads and answers it. */
-export interface KeeperSwitchPort {
-  read(): Promise<KillSwitchState | null>;
-  /** Marks the switch's cancel-resting request of `requestedAt` done (nothing if the switch changed since). */
-  finishCancelResting(requestedAt: number, at: number): Promise<void>;
 }

@@ -20,6 +20,17 @@ export interface KillSwitchState {
   cancelResting?: CancelRestingRequest | undefined;
 }
 
+/**
+ * The kill switch as the keeper jobs read and answer it. Declared here, beside the state it reads, rather than with
+ * the other keeper ports: keeperPorts.ts names the keeper's instance, which the verdict below needs, and the two
+ * files importing each other were a cycle.
+ */
+export interface KeeperSwitchPort {
+  read(): Promise<KillSwitchState | null>;
+  /** Marks the switch's cancel-resting request of `requestedAt` done (nothing if the switch changed since). */
+  finishCancelResting(requestedAt: number, at: number): Promise<void>;
+}
+
 /** A request, made with the switch, that the keeper cancel every open trigger, recurring and prediction order. */
 export interface CancelRestingRequest {
   /** Unix ms of the request; the cancels it asks for carry it in their key. */

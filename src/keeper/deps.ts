@@ -1,4 +1,5 @@
-import type { KeeperLedgerPort, KeeperStatePort, KeeperSwitchPort, VenuePort } from '../engine/keeperPorts.js';
+import type { KeeperLedgerPort, KeeperStatePort, VenuePort } from '../engine/keeperPorts.js';
+import type { KeeperSwitchPort } from '../engine/killSwitch.js';
 import type { Enqueue } from '../engine/ports.js';
 import type { Logger } from '../lib/logger.js';
 

@@ -82,3 +82,12 @@ export function defineStrategy<PSchema extends z.ZodType, S extends Record<strin
 
 /** Any defined strategy. */
 export type AnyStrategy = Readonly<StrategyDefinition<z.ZodType, Record<string, unknown>>>;
+
+/**
+ * Strategies looked up by name: what a package of strategies hands the config loader (the built-ins are one,
+ * `builtinStrategies` in strategies/index.ts). Declared in the SDK, which is all a strategy package imports.
+ */
+export interface StrategyRegistry {
+  get(name: string): AnyStrategy | undefined;
+  names(): readonly string[];
+}

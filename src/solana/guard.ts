@@ -9,8 +9,7 @@ import type { GuardPolicy, GuardReport, GuardViolation, ProductCheck, ProductMes
 import { PROGRAM_IDS, TIP_ACCOUNTS } from './programs.js';
 import { contextual, rawAccount, resultOf, RpcCallError, type RawAccount as RpcAccount, type RpcCall, type RpcReply, type SolanaRpc } from './rpc.js';
 
-export type { SpendRule } from './guardFlows.js';
-export type { CreatedAccount, ExpiryCheck, GuardPolicy, GuardReport, GuardRule, GuardViolation, Payout, ProductCheck, ProductMessage, ProductRule, ProductTerms, ProductVerdict, TopInstruction } from './guardTypes.js';
+export type { CreatedAccount, ExpiryCheck, GuardPolicy, GuardReport, GuardRule, GuardViolation, Payout, ProductCheck, ProductMessage, ProductRule, ProductTerms, ProductVerdict, SpendRule, TopInstruction } from './guardTypes.js';
 export { PRODUCT_RULES } from './guardTypes.js';
 export type { SwapTerms } from './swapValue.js';
 

@@ -1,26 +1,10 @@
 import { WSOL_MINT } from '../lib/mints.js';
 import { readTokenAccount, type AccountStates } from './guardChanges.js';
 import type { FlowEvent } from './guardInstructions.js';
-import type { CreatedAccount, ProductTerms } from './guardTypes.js';
+import type { CreatedAccount, ProductTerms, SpendRule } from './guardTypes.js';
 
 /** The asset key of SOL: native lamports and wrapped SOL are the same money. */
 export const SOL_ASSET = WSOL_MINT;
-
-/** Where the wallet's funds may go, from the intent alone (docs/architecture.md § The pre-sign guard). */
-export type SpendRule =
-  /** Nothing may leave (cancels, claims, withdrawals, clawbacks): only fees. */
-  | { kind: 'nothing' }
-  /**
-   * A swap: up to `max` of `mint` may go to the counterparty: the venue's declared co-signers (a market maker that
-   * signs its side) or whichever accounts the aggregator's own program pays on the wallet's behalf (its CPIs).
-   */
-  | { kind: 'counterparty'; mint: string; max: bigint }
-  /**
-   * A product order: exactly `amount` of `mint` goes into the escrow its instruction names (FlowPolicy.product), plus
-   * the rent of the accounts it names; with `upTo`, at most `amount` (a lend mint of exact shares pays what they cost
-   * at the program's exchange price).
-   */
-  | { kind: 'escrow'; mint: string; amount: bigint; upTo?: boolean };
 
 /** What the flow check needs besides the events. */
 export interface FlowPolicy {

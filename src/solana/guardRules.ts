@@ -1,7 +1,7 @@
 import { mintDecimals, readTokenAccount, solSpent, type AccountStates, type AuthorityChange, type WalletChanges } from './guardChanges.js';
 import type { DecodedMessage } from './guardDecode.js';
-import { SOL_ASSET, type FlowSummary, type SpendRule } from './guardFlows.js';
-import type { ExpiryCheck, GuardPolicy, GuardViolation, Payout } from './guardTypes.js';
+import { SOL_ASSET, type FlowSummary } from './guardFlows.js';
+import type { ExpiryCheck, GuardPolicy, GuardViolation, Payout, SpendRule } from './guardTypes.js';
 import { maximumSwapInput, minimumSwapOutput, type SwapTerms } from './swapValue.js';
 
 // The guard's rules that read only what the simulation and the static decode found (no I/O). guard.ts runs them.

@@ -1,8 +1,23 @@
 import type { PublicKey } from '@solana/web3.js';
 import type { AccountSnapshot, WalletChanges } from './guardChanges.js';
-import type { SpendRule } from './guardFlows.js';
 import type { ApiArea } from './programs.js';
 import type { SwapTerms } from './swapValue.js';
+
+/** Where the wallet's funds may go, from the intent alone (docs/architecture.md § The pre-sign guard). */
+export type SpendRule =
+  /** Nothing may leave (cancels, claims, withdrawals, clawbacks): only fees. */
+  | { kind: 'nothing' }
+  /**
+   * A swap: up to `max` of `mint` may go to the counterparty: the venue's declared co-signers (a market maker that
+   * signs its side) or whichever accounts the aggregator's own program pays on the wallet's behalf (its CPIs).
+   */
+  | { kind: 'counterparty'; mint: string; max: bigint }
+  /**
+   * A product order: exactly `amount` of `mint` goes into the escrow its instruction names (FlowPolicy.product), plus
+   * the rent of the accounts it names; with `upTo`, at most `amount` (a lend mint of exact shares pays what they cost
+   * at the program's exchange price).
+   */
+  | { kind: 'escrow'; mint: string; amount: bigint; upTo?: boolean };
 
 /** Why the guard refuses a transaction. Stable strings: logs, metrics and the intent ledger record them. */
 export type GuardRule =

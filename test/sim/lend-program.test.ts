@@ -6,7 +6,7 @@ import { PROGRAM_IDS } from '../../src/lib/programIds.js';
 import type { RunningSimulator } from '../../src/sim/server.js';
 import { lendDepositCheck } from '../../src/execution/productGuard/lend.js';
 import { guardTransaction, type GuardPolicy } from '../../src/solana/guard.js';
-import type { SpendRule } from '../../src/solana/guardFlows.js';
+import type { SpendRule } from '../../src/solana/guardTypes.js';
 import { allowedProgramsFor } from '../../src/solana/programs.js';
 import { SolanaRpc } from '../../src/solana/rpc.js';
 import { fundedWallet, startTestSim, SOL, USDC } from '../helpers/sim.js';

@@ -3,8 +3,8 @@ import { Keypair, PublicKey, SystemProgram } from '@solana/web3.js';
 import { ACCOUNT_SIZE, AccountLayout, AccountState, createMintToCheckedInstruction, createTransferCheckedInstruction, TOKEN_PROGRAM_ID } from '@solana/spl-token';
 import { rentExemptLamports } from '../../src/solana/guard.js';
 import type { AccountSnapshot } from '../../src/solana/guardChanges.js';
-import { checkFlows, type FlowPolicy, type SpendRule, type TracedEvent } from '../../src/solana/guardFlows.js';
-import type { ProductTerms } from '../../src/solana/guardTypes.js';
+import { checkFlows, type FlowPolicy, type TracedEvent } from '../../src/solana/guardFlows.js';
+import type { ProductTerms, SpendRule } from '../../src/solana/guardTypes.js';
 import { flowEventsOf, type FlowEvent, type GuardInstruction } from '../../src/solana/guardInstructions.js';
 import { PROGRAM_IDS, TIP_ACCOUNTS } from '../../src/solana/programs.js';
 

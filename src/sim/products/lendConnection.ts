@@ -1,6 +1,9 @@
 import { Connection } from '@solana/web3.js';
 import { silentLogger } from '../../lib/logger.js';
-import { dispatchJsonRpc, rpcMethods } from '../rpc/index.js';
+// The dispatcher and the method table themselves, not the rpc folder's index: that also exports the PubSub hub,
+// whose context is the simulator's state, which holds this desk (an import cycle).
+import { dispatchJsonRpc } from '../rpc/jsonrpc.js';
+import { rpcMethods } from '../rpc/methods.js';
 import type { Venue } from '../venue.js';
 
 /**

@@ -1,11 +1,36 @@
 import type { LedgerRecord } from '../chain/chain.js';
-import type { ProductKeeper } from '../venue.js';
+import type { ProductKeeper, Venue } from '../venue.js';
+import type { EscrowBook } from './escrow.js';
 import { affordable, CONTRACT_STEP, FILL_DELAY_MS, fillFee, MICRO, ORDER_TTL_MS, walk, walkCost, type HistoryRow, type OrderEvent, type SimPosition, type SimPredictionOrder } from './predictionBook.js';
-import type { PredictionDesk } from './prediction.js';
-import type { SimMarket } from './predictionMarkets.js';
+import type { MarketBook, SimMarket } from './predictionMarkets.js';
+import type { PredictionTx } from './predictionTx.js';
 import { PREDICTION_PROGRAM } from '../../jupiter/programs/prediction.js';
 import { encodeMarketResultAccount } from '../../jupiter/programs/predictionAccounts.js';
 import { marketResultAddress } from './predictionSeeds.js';
+
+/**
+ * What the keeper works on of its desk (PredictionDesk, which creates the keeper and hands itself in): named here so
+ * that the keeper does not import the desk's module, which imports this one.
+ */
+export interface KeeperDesk {
+  readonly venue: Venue;
+  readonly escrows: EscrowBook;
+  readonly markets: MarketBook;
+  readonly tx: PredictionTx;
+  /** Every order by account, ended ones too. */
+  readonly orders: Map<string, SimPredictionOrder>;
+  /** Orders pending or open. */
+  readonly live: Set<SimPredictionOrder>;
+  readonly positions: Map<string, SimPosition>;
+  /** Positions by market. */
+  readonly positionsOf: Map<SimMarket, Set<SimPosition>>;
+  /** Newest last. */
+  readonly history: HistoryRow[];
+  /** Writes an order's account to the chain as it is now. */
+  writeOrder(o: SimPredictionOrder): void;
+  /** Writes a position's account to the chain as it is now. */
+  writePosition(p: SimPosition): void;
+}
 
 /** Winnings nobody claimed are claimed for their owner this long after the market settles (jupiter-api.md §8: 24 h). */
 export const AUTO_CLAIM_MS = 24 * 3_600_000;
@@ -25,7 +50,7 @@ export class PredictionKeeper implements ProductKeeper {
   /** Winning positions of settled markets not yet claimed: the auto-claim's work. */
   private readonly unclaimed = new Set<SimPosition>();
 
-  constructor(private readonly desk: PredictionDesk) {}
+  constructor(private readonly desk: KeeperDesk) {}
 
   /** Does what is due; one failing action (thrown once all were tried) does not hold up the others. */
   tick(now: number): number {

@@ -3,7 +3,8 @@ import { SystemProgram, type AccountInfo, type PublicKey } from '@solana/web3.js
 import { z } from 'zod';
 import type { SimChain } from '../chain/chain.js';
 import { FINALITY_SLOTS } from '../chain/chain.js';
-import type { SimContext } from '../http/context.js';
+import type { Logger } from '../../lib/logger.js';
+import type { Venue } from '../venue.js';
 import { encodeAccount } from './accounts.js';
 import { dispatchJsonRpc, method, RpcCode, RpcError, serialize, type MethodTable } from './jsonrpc.js';
 import { accountEncodingParam, commitmentParam, pubkeyParam, signatureParam, withContext, type Commitment, type AccountEncoding } from './params.js';
@@ -45,6 +46,15 @@ const accountConfig = z.looseObject({ commitment: commitmentParam.optional(), en
 const subscriptionId = z.number().int().nonnegative();
 
 /**
+ * What the hub reads of the simulator (its routes' SimContext): the venue of the current state, read at each use
+ * since a reset replaces it. Named here so that the RPC does not import the HTTP layer that serves it.
+ */
+export interface PubSubContext {
+  readonly state: { readonly venue: Venue };
+  readonly logger: Logger;
+}
+
+/**
  * The Solana PubSub API of the simulator: signature, account and slot subscriptions. It hears the chain's change
  * hook (settlements are synchronous, so a notification follows the settlement at once) and, while anyone is
  * subscribed, ticks to follow the clock: new slots, finality, and a reset that replaced the chain.
@@ -58,7 +68,7 @@ export class PubSubHub {
   private detach: (() => void) | undefined;
   private lastSlot = -1n;
 
-  constructor(private readonly ctx: SimContext) {
+  constructor(private readonly ctx: PubSubContext) {
     this.methods = this.buildMethods();
   }
 

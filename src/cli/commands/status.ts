@@ -1,103 +1,23 @@
 import type { Command } from 'commander';
-import type { Redis } from 'ioredis';
-import { z } from 'zod';
-import type { DecisionSummary } from '../../engine/ports.js';
-import type { KillSwitchMode } from '../../engine/killSwitch.js';
-import { ruleOfCode } from '../../engine/riskRules.js';
-import { INTENT_STATES, type IntentState } from '../../engine/states.js';
+import { INTENT_STATES } from '../../engine/states.js';
 import { formatUnits } from '../../lib/amounts.js';
-import { KeeperError } from '../../lib/errors.js';
 import { knownByMint } from '../../lib/mints.js';
-import { RiskStore, StrategyStateStore } from '../../store/engineStore.js';
-import { IntentStore } from '../../store/intents.js';
-import { readKeeperStatus } from '../../store/keeperStore.js';
-import { PnlStore } from '../../store/pnl.js';
-import { SnapshotStore, type MarketSnapshot, type WalletSnapshot } from '../../store/snapshots.js';
+import { readStatus, type Pnl, type StatusDocument } from '../../store/status.js';
 import type { CliContext } from '../context.js';
 import { formatDuration, formatMicroUsd, formatUsd, mintLabel } from '../format.js';
 import { formatFields, formatTable } from '../output.js';
-import { cadenceTag } from '../../engine/shards.js';
-import { walletValueUsd } from '../../engine/walletValue.js';
-import { readPresence, type KeeperBeat } from '../../store/presence.js';
 import { withLocatedKeeper, type LocatedKeeper } from './locate.js';
-import { renderKeeperJobs, type KeeperJobsDocument } from './statusKeeper.js';
-import { clip, formatAge, nothingStored, prefixInUse, safeRedisUrl, shortId, withRedisArgs, type KeeperLocation, type RedisArgs } from './redisArgs.js';
+import { renderKeeperJobs } from './statusKeeper.js';
+import { clip, formatAge, nothingStored, prefixInUse, safeRedisUrl, shortId, withRedisArgs, type RedisArgs } from './redisArgs.js';
 
-/** Guard refusals listed at most, newest first. */
-const MAX_REFUSALS = 10;
-
-const scheduleSchema = z.union([z.object({ every: z.number() }), z.object({ cron: z.string(), tz: z.string().optional() })]);
-const metaSchema = z.object({
-  venue: z.string().optional(),
-  venueUrl: z.string().optional(),
-  rpcUrl: z.string().optional(),
-  wallet: z.string().optional(),
-  config: z.string().optional(),
-  startedAt: z.coerce.number().optional(),
-  /** The wallet's value at the first wallet and market snapshots after the start (USD). */
-  startValueUsd: z.coerce.number().optional(),
-  strategies: z
-    .string()
-    .optional()
-    .transform((t) => z.array(z.object({ id: z.string(), strategy: z.string(), version: z.string().optional(), schedule: scheduleSchema })).parse(t ? JSON.parse(t) : [])),
-});
-
-/** One token balance: base units, decimals and the human amount. */
-interface Balance {
-  mint: string;
-  symbol: string | null;
-  amount: bigint;
-  decimals: number;
-  ui: string;
-}
-interface Pnl {
-  realizedUsd: number;
-  volumeUsd: number;
-  fills: number;
-}
-
-/** The document `status --json` prints (bigints as decimal strings, times in unix ms). */
-export interface StatusDocument {
-  prefix: string;
-  redis: string;
-  at: number;
-  keeper: { startedAt: number | null; config: string | null };
-  venue: { kind: string; url: string | null; rpcUrl: string | null } | null;
-  wallet: { address: string } | null;
-  balances: { at: number; sol: { lamports: bigint; ui: string }; tokens: Balance[] } | null;
-  killSwitch: { engaged: boolean; mode: KillSwitchMode | null; reason: string | null; by: string | null; at: number | null };
-  strategies: Array<{ id: string; strategy: string; version: string | null; schedule: z.output<typeof scheduleSchema>; lastDecision: DecisionSummary | null; pnl: Pnl; nextRunAt: NextRun }>;
-  intents: { total: number; byState: Record<IntentState, number> };
-  orders: { trigger: WalletSnapshot['trigger']; recurring: WalletSnapshot['recurring'] } | null;
-  positions: { lend: WalletSnapshot['lend']; prediction: WalletSnapshot['prediction'] } | null;
-  pnl: { strategies: Array<{ id: string } & Pnl>; total: Pnl };
-  snapshots: Record<'market' | 'wallet' | 'prediction', { at: number; ageMs: number } | null>;
-  feedErrors: Record<string, string>;
-  guardRefusals: Array<{ id: string; strategy: string; kind: string; at: number; reason: string }>;
-  /** Every refusal (risk gate and guard), newest first, with its rule. */
-  refusals: Array<{ id: string; strategy: string; kind: string; at: number; rule: string; reason: string }>;
-  /** The keeper jobs: each one's last run (when, outcome), the latest claims made, and the last sweep's report. */
-  keeperJobs: KeeperJobsDocument;
-  /** The risk gate's tallies of the UTC day and the marks the loss limits measure from. */
-  risk: { refusalsToday: Record<string, number>; notionalTodayUsd: number; feesTodayLamports: bigint; peakValueUsd: number | null; dayStartValueUsd: number | null };
-  /**
-   * Whether a keeper runs, by its heartbeats: `alive` while any keeper process of the prefix beats (every 5 s, each
-   * beat lives 20 s); `since` is when the oldest live process started, or, once none is alive, when the keeper
-   * stopped (its clean stop, else its last beat); null when no keeper of this version ever beat here.
-   */
-  heartbeat: { alive: boolean; since: number | null; lastBeatAt: number | null; stoppedAt: number | null; processes: KeeperBeat[] };
-  /** The dashboard of the running keeper (its first process serving one), as its heartbeat says; null when none. */
-  dashboardUrl: string | null;
-  /** What the wallet was worth at the keeper's start and is worth now (at the latest snapshots), USD. */
-  walletValue: { startUsd: number | null; nowUsd: number | null; changeUsd: number | null; at: number | null; unpriced: string[] };
-  /** Unrealised P&L: what each strategy's swaps bought and still hold, at the latest prices, minus its average cost. */
-  unrealizedPnl: { strategies: Array<{ id: string; unrealizedUsd: number; unpriced: string[] }>; totalUsd: number };
+/**
+ * What `status` prints: the status read model (src/store/status.ts, which the dashboard serves too) and, when no
+ * flag named the prefix, how it was found.
+ */
+export type StatusView = StatusDocument & {
   /** How the prefix was found when no flag named it (`heartbeat`: the only keeper alive; `default-config`: ./config/paper.yaml's). */
   located?: { how: LocatedKeeper['how']; othersAlive: string[] };
-}
-
-/** A strategy's next evaluation (unix ms) while its keeper is alive; null when stopped or not known. */
-export type NextRun = number | null;
+};
 
 /** Registers `status`: what a keeper is doing and has done, read from Redis (nothing is started or changed). */
 export function registerStatusCommand(program: Command, ctx: CliContext): void {
@@ -129,136 +49,8 @@ living 20 s); once they stop, status says STOPPED and since when.`,
   });
 }
 
-/** Reads everything status shows, through the stores. */
-export async function readStatus(redis: Redis, loc: KeeperLocation, now: number): Promise<StatusDocument> {
-  const { prefix } = loc;
-  const intents = new IntentStore(redis, prefix);
-  const snapshots = new SnapshotStore(redis, prefix);
-  const states = new StrategyStateStore(redis, prefix);
-  const pnlStore = new PnlStore(redis, prefix);
-  const parsed = metaSchema.safeParse(await redis.hgetall(`${prefix}:meta`));
-  if (!parsed.success) throw new KeeperError('STATUS_META', 'halt', `${prefix}:meta is not what a keeper writes: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
-  const meta = parsed.data;
-  const riskStore = new RiskStore(redis, prefix);
-  const [market, wallet, prediction, halted, byState, pnlIds] = await Promise.all([
-    snapshots.read('market'),
-    snapshots.read('wallet'),
-    snapshots.read('prediction'),
-    riskStore.killSwitch(),
-    intents.countByState(),
-    pnlStore.instances(),
-  ]);
-  const pnlOf = new Map<string, Pnl>();
-  for (const id of new Set([...meta.strategies.map((s) => s.id), ...pnlIds])) pnlOf.set(id, await pnlStore.summary(id));
-  const strategies = [];
-  for (const s of meta.strategies) {
-    const d = await states.lastDecision(s.id);
-    // The states recorded with a decision are those of that moment; show where each intent is now.
-    const now = d ? new Map((await intents.read(d.intents.map((i) => i.id))).records.map((r) => [r.id, r.state])) : new Map<string, IntentState>();
-    const lastDecision = d && { ...d, intents: d.intents.map((i) => ({ ...i, state: now.get(i.id) ?? i.state })) };
-    strategies.push({ id: s.id, strategy: s.strategy, version: s.version ?? null, schedule: s.schedule, lastDecision: lastDecision ?? null, pnl: pnlOf.get(s.id)!, nextRunAt: null as NextRun });
-  }
-  const presence = await readPresence(redis, prefix);
-  const alive = presence.alive.length > 0;
-  if (alive) {
-    const next = await nextEvaluations(redis, prefix);
-    for (const s of strategies) s.nextRunAt = next.get(cadenceTag('every' in s.schedule ? { every: s.schedule.every } : { cron: s.schedule.cron, tz: s.schedule.tz })) ?? null;
-  }
-  const unrealized = [];
-  for (const id of pnlOf.keys()) unrealized.push({ id, ...unrealizedOf(await pnlStore.holdings(id), market) });
-  // A corrupt record is left out here (and named by `intents`): one damaged hash must not hide the rest.
-  const rejected = (await intents.read(await intents.idsIn('rejected'))).records;
-  const guardRefusals = rejected
-    .filter((r) => r?.error?.code === 'GUARD_REFUSED')
-    .map((r) => ({ id: r.id, strategy: r.instance, kind: r.kind, at: r.updatedAt, reason: r.error!.message }))
-    .sort((a, b) => b.at - a.at)
-    .slice(0, MAX_REFUSALS);
-  const refusals = rejected
-    .filter((r) => r?.error)
-    .map((r) => ({ id: r.id, strategy: r.instance, kind: r.kind, at: r.updatedAt, rule: r.error!.rule ?? ruleOfCode(r.error!.code) ?? r.error!.code, reason: r.error!.message }))
-    .sort((a, b) => b.at - a.at)
-    .slice(0, MAX_REFUSALS);
-  const [refusalsToday, notionalTodayUsd, feesTodayLamports, marks] = await Promise.all([riskStore.refusalsToday(now), riskStore.dailyNotional(now), riskStore.dailyFeeLamports(now), riskStore.valueMarks(now)]);
-  const pnlRows = [...pnlOf].map(([id, p]) => ({ id, ...p }));
-  const sum = (k: keyof Pnl): number => pnlRows.reduce((t, p) => t + p[k], 0);
-  const age = (s: { at: number } | undefined) => (s ? { at: s.at, ageMs: now - s.at } : null);
-  const address = meta.wallet ?? wallet?.address;
-  return {
-    prefix,
-    redis: safeRedisUrl(loc.redisUrl),
-    at: now,
-    keeper: { startedAt: meta.startedAt ?? null, config: meta.config ?? null },
-    venue: meta.venue ? { kind: meta.venue, url: meta.venueUrl ?? null, rpcUrl: meta.rpcUrl ?? null } : null,
-    wallet: address ? { address } : null,
-    balances: wallet ? { at: wallet.at, sol: { lamports: wallet.lamports, ui: formatUnits(wallet.lamports, 9) }, tokens: wallet.holdings.map((h) => ({ mint: h.mint, symbol: symbolOf(h.mint, market), amount: h.amount, decimals: h.decimals, ui: formatUnits(h.amount, h.decimals) })) } : null,
-    killSwitch: { engaged: halted !== null, mode: halted?.mode ?? null, reason: halted?.reason ?? null, by: halted?.by ?? null, at: halted && halted.at > 0 ? halted.at : null },
-    strategies,
-    intents: { total: INTENT_STATES.reduce((t, s) => t + byState[s], 0), byState },
-    orders: wallet ? { trigger: wallet.trigger, recurring: wallet.recurring } : null,
-    positions: wallet ? { lend: wallet.lend, prediction: wallet.prediction } : null,
-    pnl: { strategies: pnlRows, total: { realizedUsd: sum('realizedUsd'), volumeUsd: sum('volumeUsd'), fills: sum('fills') } },
-    snapshots: { market: age(market), wallet: age(wallet), prediction: age(prediction) },
-    feedErrors: wallet?.errors ?? {},
-    guardRefusals,
-    refusals,
-    keeperJobs: await readKeeperStatus(redis, prefix, intents),
-    risk: { refusalsToday, notionalTodayUsd, feesTodayLamports, peakValueUsd: marks.peakUsd, dayStartValueUsd: marks.dayStartUsd },
-    heartbeat: {
-      alive,
-      since: alive ? presence.alive[0]!.startedAt : (presence.stoppedAt ?? presence.lastBeatAt),
-      lastBeatAt: presence.lastBeatAt,
-      stoppedAt: alive ? null : presence.stoppedAt,
-      processes: presence.alive,
-    },
-    dashboardUrl: presence.alive.find((p) => p.dashboard)?.dashboard ?? null,
-    walletValue: valueOf(meta.startValueUsd, market, wallet, prediction),
-    unrealizedPnl: { strategies: unrealized, totalUsd: unrealized.reduce((t, u) => t + u.unrealizedUsd, 0) },
-  };
-}
-
-/** The wallet's value at start (as the keeper noted it) and now (at the latest snapshots). */
-function valueOf(startUsd: number | undefined, market: MarketSnapshot | undefined, wallet: WalletSnapshot | undefined, prediction: Parameters<typeof walletValueUsd>[2]): StatusDocument['walletValue'] {
-  const now = market && wallet ? walletValueUsd(market, wallet, prediction) : undefined;
-  const start = startUsd ?? null;
-  return { startUsd: start, nowUsd: now?.usd ?? null, changeUsd: now && start !== null ? now.usd - start : null, at: wallet?.at ?? null, unpriced: now?.unpriced ?? [] };
-}
-
-/** A book's holdings at the market's prices, minus their cost; mints without a price are named and left out. */
-function unrealizedOf(holdings: ReadonlyArray<{ mint: string; qty: number; costUsd: number }>, market: MarketSnapshot | undefined): { unrealizedUsd: number; unpriced: string[] } {
-  let usd = 0;
-  const unpriced: string[] = [];
-  for (const h of holdings) {
-    const p = market?.prices[h.mint];
-    if (!p || !(p.usd > 0)) unpriced.push(h.mint);
-    else usd += (h.qty / 10 ** p.decimals) * p.usd - h.costUsd;
-  }
-  return { unrealizedUsd: usd, unpriced };
-}
-
-/**
- * The next evaluation of each cadence (by its shard tag, `e5000` or `c<hash>`), from the job schedulers' next times
- * that BullMQ keeps in the evaluate queue's repeat set (`<prefix>:evaluate:repeat`, scored by the next run, members
- * `evaluate-<tag>.<n>of<count>`, a reactive shard's tag led by `r`). The earliest of a cadence's shards wins.
- */
-async function nextEvaluations(redis: Redis, prefix: string): Promise<Map<string, number>> {
-  const raw = await redis.zrange(`${prefix}:evaluate:repeat`, 0, -1, 'WITHSCORES');
-  const out = new Map<string, number>();
-  for (let i = 0; i + 1 < raw.length; i += 2) {
-    const m = /^evaluate-r?([ec][0-9a-z]+)\.\d+of\d+$/.exec(raw[i]!);
-    const at = Number(raw[i + 1]);
-    if (!m || !Number.isFinite(at)) continue;
-    const prev = out.get(m[1]!);
-    if (prev === undefined || at < prev) out.set(m[1]!, at);
-  }
-  return out;
-}
-
-function symbolOf(mint: string, market: MarketSnapshot | undefined): string | null {
-  return knownByMint(mint)?.symbol ?? market?.tokens[mint]?.symbol ?? null;
-}
-
 /** The human rendering of a status document. */
-export function renderStatus(doc: StatusDocument): string {
+export function renderStatus(doc: StatusView): string {
   const ago = (at: number | null | undefined): string => (at ? `${formatAge(doc.at - at)} ago` : 'never');
   const out: string[] = [];
   const head: [string, string][] = [
@@ -318,7 +110,7 @@ export function renderStatus(doc: StatusDocument): string {
 }
 
 /** Alive (with its processes) or stopped, and since when. */
-function keeperLine(doc: StatusDocument, ago: (at: number | null | undefined) => string): string {
+function keeperLine(doc: StatusView, ago: (at: number | null | undefined) => string): string {
   const h = doc.heartbeat;
   if (h.alive) {
     const procs = h.processes.map((p) => `pid ${p.pid} on ${p.host}${p.role === 'all' ? '' : ` (${p.role})`}`).join(', ');
@@ -333,7 +125,7 @@ function keeperLine(doc: StatusDocument, ago: (at: number | null | undefined) =>
 }
 
 /** Why this prefix, when no flag named it. */
-function locatedNote(doc: StatusDocument): string {
+function locatedNote(doc: StatusView): string {
   if (!doc.located) return '';
   const how = doc.located.how === 'heartbeat' ? ', the keeper alive on this Redis' : doc.located.how === 'default-config' ? ', from ./config/paper.yaml' : ', the default';
   const others = doc.located.othersAlive.length > 0 ? `; also alive here: ${doc.located.othersAlive.join(', ')} (--prefix)` : '';
@@ -341,7 +133,7 @@ function locatedNote(doc: StatusDocument): string {
 }
 
 /** The wallet's value at start and now, and the change. */
-function walletValueLine(doc: StatusDocument, ago: (at: number | null | undefined) => string): string {
+function walletValueLine(doc: StatusView, ago: (at: number | null | undefined) => string): string {
   const v = doc.walletValue;
   const start = v.startUsd === null ? 'not recorded' : formatFixedUsd(v.startUsd);
   if (v.nowUsd === null) return `${start} at start; now unknown (no wallet or market snapshot yet)`;
@@ -368,7 +160,7 @@ function formatTime(at: number | null): string {
 }
 
 /** Today's notional, fees and refusals by rule, and the wallet's peak value. */
-function riskLine(doc: StatusDocument): string {
+function riskLine(doc: StatusView): string {
   const r = doc.risk;
   const refused = Object.entries(r.refusalsToday).map(([rule, n]) => `${n} ${rule}`).join(', ');
   const parts = [`${formatUsd(r.notionalTodayUsd)} traded`, `${formatUnits(r.feesTodayLamports, 9)} SOL in fees`, refused ? `refused: ${refused}` : 'nothing refused'];

@@ -132,9 +132,9 @@ export async function openSymbolVenue(sections: ConfigSections, env: NodeJS.Proc
   const parsedEnv = envSchema.safeParse(env);
   const keys = parsedEnv.success ? parsedEnv.data : undefined;
   // Loaded on demand: most configs name only known symbols and never need the client or the simulator.
-  const { JUPITER_BASE_URL } = await import('../jupiter/transport.js');
+  const [{ venueBaseUrl }, { jupiterClientOptions }] = await Promise.all([import('../config/venueUrls.js'), import('../config/clientOptions.js')]);
   const live = venue.kind === 'live';
-  let url = venueUrl ?? venue.url ?? (live ? (keys?.JUPITER_BASE_URL ?? JUPITER_BASE_URL) : undefined);
+  let url = venueBaseUrl(venue, keys, venueUrl);
   let close = (): Promise<void> => Promise.resolve();
   let inProcess = false;
   if (url === undefined) {
@@ -145,14 +145,7 @@ export async function openSymbolVenue(sections: ConfigSections, env: NodeJS.Proc
     inProcess = true;
   }
   const { createJupiterClient } = await import('../jupiter/client.js');
-  const client = createJupiterClient({
-    baseUrl: url,
-    apiKey: keys?.JUPITER_API_KEY,
-    // As the keeper sends it: the key goes to this origin only, never to a simulator unless the config names it.
-    keyedBaseUrl: api?.keyedBaseUrl ?? keys?.JUPITER_BASE_URL ?? JUPITER_BASE_URL,
-    tier: api?.tier ?? (live ? undefined : 'off'),
-    customRequestsPerMinute: api?.requestsPerMinute,
-    timeoutMs: api?.timeoutMs,
-  });
+  // As the keeper sends it: the key goes to its origin only, never to a simulator unless the config names it.
+  const client = createJupiterClient(jupiterClientOptions({ baseUrl: url, live, api, env: keys }));
   return { client, url: inProcess ? undefined : url, close };
 }

@@ -1,19 +1,18 @@
-// The keeper's executor wired as `jup-keeper run` wires it (src/main.ts: the Redis store with the durability
-// checkRedis found, the Jupiter client with its retry policy and Redis rate bucket, the RPC, the venue's declared
-// co-signers, the builder priced from the market snapshot the price feed wrote, the guard with the intent's policy),
-// for any number of wallets on one Redis prefix: what the exactly-once product suite runs, in a child process
-// (runIntents.ts) that it crashes, pauses or races, and in the test process to finish what a dead one left.
+// The keeper's executor wired as `jup-keeper run` wires it (createExecutor, src/execution/keeperExecutor.ts, with
+// the parts src/main.ts gives it: the Redis store with the durability checkRedis found, the Jupiter client with its
+// retry policy and Redis rate bucket, the RPC, the venue's declared co-signers, the builder priced from the market
+// snapshot the price feed wrote, the guard with the intent's policy), for any number of wallets on one Redis prefix:
+// what the exactly-once product suite runs, in a child process (runIntents.ts) that it crashes, pauses or races, and
+// in the test process to finish what a dead one left.
 import { Writable } from 'node:stream';
 import type { Redis } from 'ioredis';
-import { buildTransaction } from '../../src/execution/build.js';
-import { Executor } from '../../src/execution/executor.js';
+import type { Executor } from '../../src/execution/executor.js';
 import { Feeds } from '../../src/execution/feeds.js';
-import { guardPolicyFor } from '../../src/execution/guardPolicy.js';
+import { createExecutor } from '../../src/execution/keeperExecutor.js';
 import { declaredCoSigners } from '../../src/execution/venueSigners.js';
 import { createJupiterClient, type JupiterClient } from '../../src/jupiter/client.js';
 import { createLogger, type Logger } from '../../src/lib/logger.js';
 import type { Intent } from '../../src/sdk/intents.js';
-import { guardTransaction } from '../../src/solana/guard.js';
 import { SolanaRpc } from '../../src/solana/rpc.js';
 import type { HotWallet } from '../../src/solana/wallet.js';
 import { RedisBucketStore } from '../../src/store/rateBucket.js';
@@ -55,24 +54,19 @@ export async function intentExecutors(o: { redisUrl: string; prefix: string; ven
   const executorOf = (wallet: HotWallet): Executor => {
     const known = executors.get(wallet.address);
     if (known) return known;
-    const executor = new Executor({
-      store,
-      jup,
-      rpc,
-      wallet,
-      killSwitch: () => Promise.resolve(null),
-      logger: logger.child({ component: 'executor', wallet: wallet.address }),
-      maxAttempts: MAX_ATTEMPTS,
-      notice: () => undefined,
-      build: async (intent, intentId, signal) => {
-        const market = await snapshots.read('market');
-        return buildTransaction(intent, { jup, rpc, wallet, intentId, maxSlippageBps: RISK.maxSlippageBps, usdPrice: (mint) => market?.prices[mint], signal });
+    const executor = createExecutor(
+      {
+        store,
+        jup,
+        rpc,
+        wallet,
+        killSwitch: () => Promise.resolve(null),
+        logger: logger.child({ component: 'executor', wallet: wallet.address }),
+        notice: () => undefined,
+        market: () => snapshots.read('market'),
       },
-      guard: async (intent, built) => {
-        const policy = await guardPolicyFor(intent, built, { wallet: wallet.publicKey, risk: RISK, coSigners, market: await snapshots.read('market'), maxPriceAgeMs: MAX_PRICE_AGE_MS, now: Date.now() });
-        return guardTransaction(built.tx, policy, rpc);
-      },
-    });
+      { risk: RISK, coSigners, maxPriceAgeMs: MAX_PRICE_AGE_MS, maxAttempts: MAX_ATTEMPTS },
+    );
     executors.set(wallet.address, executor);
     return executor;
   };

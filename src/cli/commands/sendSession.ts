@@ -3,10 +3,9 @@ import { dirname, isAbsolute, resolve } from 'node:path';
 import type { Redis } from 'ioredis';
 import type { KeeperConfig } from '../../config/index.js';
 import { configSchema, riskSchema } from '../../config/schema.js';
+import { venueRpcUrl } from '../../config/venueUrls.js';
 import { isTerminal } from '../../engine/states.js';
-import { buildTransaction } from '../../execution/build.js';
-import { Executor } from '../../execution/executor.js';
-import { guardPolicyFor } from '../../execution/guardPolicy.js';
+import { createExecutor } from '../../execution/keeperExecutor.js';
 import { declaredCoSigners } from '../../execution/venueSigners.js';
 import type { JupiterClient } from '../../jupiter/client.js';
 import { JUPITER_BASE_URL } from '../../jupiter/transport.js';
@@ -14,7 +13,6 @@ import { KeeperError } from '../../lib/errors.js';
 import { createLogger, silentLogger } from '../../lib/logger.js';
 import { sleep } from '../../lib/time.js';
 import type { Intent } from '../../sdk/intents.js';
-import { guardTransaction } from '../../solana/guard.js';
 import { SolanaRpc } from '../../solana/rpc.js';
 import { HotWallet } from '../../solana/wallet.js';
 import { IntentStore, type IntentRecord } from '../../store/intents.js';
@@ -25,13 +23,13 @@ import { CLI_VERSION } from '../program.js';
 import { withKeeperRedis, type KeeperLocation } from './redisArgs.js';
 
 /**
- * What `send` and `send clawback` run on: the keeper's own executor (src/execution/executor.ts) wired as
- * `jup-keeper run` wires it, over the deployment's intent ledger. An operator action is recorded as an intent of the
- * instance `_cli` and carried like any other: the venue builds it (buildTransaction, which derives a send's invite
- * code from the wallet and the intent id), the pre-sign guard holds it to the intent (guardPolicyFor with the send
- * and send.clawback product checks, guardTransaction), the kill switch is read before building and before signing,
- * the signature is persisted before the bytes leave, and it is confirmed by signature. Loaded only by those two
- * commands: look-ups do not pay for web3.js and the guard.
+ * What `send` and `send clawback` run on: the keeper's own executor (createExecutor, src/execution/keeperExecutor.ts,
+ * which `jup-keeper run` uses too), over the deployment's intent ledger. An operator action is recorded as an intent
+ * of the instance `_cli` and carried like any other: the venue builds it (buildTransaction, which derives a send's
+ * invite code from the wallet and the intent id), the pre-sign guard holds it to the intent (guardPolicyFor with the
+ * send and send.clawback product checks, guardTransaction), the kill switch is read before building and before
+ * signing, the signature is persisted before the bytes leave, and it is confirmed by signature. Loaded only by those
+ * two commands: look-ups do not pay for web3.js and the guard.
  */
 
 /** The ledger instance of intents issued from the command line (no configured instance starts with `_`). */
@@ -78,9 +76,9 @@ function isLive(o: SessionOptions): boolean {
   return o.baseUrl.replace(/\/+$/, '') === JUPITER_BASE_URL.replace(/\/+$/, '');
 }
 
-/** The RPC the transactions go through: --rpc-url, the config's venue.rpcUrl, then SOLANA_RPC_URL (live) or <base>/rpc (simulator). */
+/** The RPC the transactions go through: --rpc-url, else the venue's (venueRpcUrl: venue.rpcUrl, SOLANA_RPC_URL for live, <base>/rpc for a simulator). */
 function rpcUrlOf(o: SessionOptions, live: boolean): string {
-  const url = o.rpcUrl ?? o.config?.venue.rpcUrl ?? (live ? o.env.SOLANA_RPC_URL || undefined : `${o.baseUrl.replace(/\/+$/, '')}/rpc`);
+  const url = o.rpcUrl ?? venueRpcUrl({ kind: live ? 'live' : 'simulator', rpcUrl: o.config?.venue.rpcUrl }, o.baseUrl, o.env.SOLANA_RPC_URL || undefined);
   if (!url) throw new UsageError('the live venue needs a Solana RPC endpoint: pass --rpc-url or set SOLANA_RPC_URL');
   return url;
 }
@@ -92,6 +90,7 @@ export async function openSendSession(o: SessionOptions, wallet: HotWallet): Pro
   const logger = o.debug ? createLogger({ level: 'debug', base: { service: 'jup-keeper-cli' } }) : silentLogger;
   const risk = o.config?.risk ?? riskSchema.parse({});
   const execution = o.config?.execution ?? configSchema.shape.execution.parse(undefined);
+  const feeds = o.config?.feeds ?? configSchema.shape.feeds.parse(undefined);
   // The same checks `run` makes, on a fail-fast connection: a live venue needs a Redis that makes the signed record
   // durable before the transaction leaves.
   const health = await withKeeperRedis(o.location.redisUrl, (r) => checkRedis(r, { live, logger: silentLogger }));
@@ -102,23 +101,22 @@ export async function openSendSession(o: SessionOptions, wallet: HotWallet): Pro
   const switches = new KillSwitchStore(redis, o.location.prefix);
   const { jup } = o;
   const rpc = new SolanaRpc(rpcUrl);
-  const executor = new Executor({
-    store,
-    jup,
-    rpc,
-    wallet,
-    killSwitch: () => switches.read(),
-    logger: logger.child({ component: 'executor' }),
-    maxAttempts: execution.maxAttempts,
-    // The command prints a send's invite code itself once it landed (see send.ts), so nothing is shown twice.
-    notice: () => undefined,
-    build: (intent, intentId, signal) => buildTransaction(intent, { jup, rpc, wallet, intentId, maxSlippageBps: risk.maxSlippageBps, usdPrice: () => undefined, signal }),
-    guard: async (intent, built) => {
-      // Sends and clawbacks value nothing at the feed: the policy needs no market snapshot.
-      const policy = await guardPolicyFor(intent, built, { wallet: wallet.publicKey, risk, coSigners, extraPrograms: o.config?.venue.allowPrograms, market: undefined, maxPriceAgeMs: o.config?.feeds.maxPriceAge ?? 60_000, now: Date.now() });
-      return guardTransaction(built.tx, policy, rpc);
+  const executor = createExecutor(
+    {
+      store,
+      jup,
+      rpc,
+      wallet,
+      killSwitch: () => switches.read(),
+      logger: logger.child({ component: 'executor' }),
+      // The command prints a send's invite code itself once it landed (see send.ts), so nothing is shown twice.
+      notice: () => undefined,
+      // Sends and clawbacks value nothing at the feed: no market snapshot is read.
+      market: () => Promise.resolve(undefined),
     },
-  });
+    // No Ultra settings: a send builds no swap.
+    { risk, coSigners, extraPrograms: o.config?.venue.allowPrograms, maxPriceAgeMs: feeds.maxPriceAge, maxAttempts: execution.maxAttempts },
+  );
 
   return {
     wallet,

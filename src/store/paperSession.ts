@@ -1,9 +1,11 @@
 import type { Redis } from 'ioredis';
+import type { Logger } from '../lib/logger.js';
 import { INTENT_STATES, isTerminal } from '../engine/states.js';
 import { isLiveOrder } from '../engine/keeperPorts.js';
 import { intentKeys } from './intentLayout.js';
 import { IntentStore } from './intents.js';
 import { KeeperStore, keeperKeys, readVenueOrders } from './keeperStore.js';
+import { clearNamespace } from './redis.js';
 
 /**
  * A paper keeper's start on a prefix that holds an earlier paper session. Each paper start runs a new in-process
@@ -79,6 +81,22 @@ export async function rollOverPaperSession(redis: Redis, prefix: string, now: nu
     }
   } while (cursor !== '0');
   return { expired, ordersEnded, keptIntents: await redis.zcard(keys.index), removed };
+}
+
+/**
+ * What a keeper's start does with the records already under its prefix: a `fresh` paper session (`run --fresh`)
+ * clears them all; a `new` paper session (a paper start without --fresh) rolls the earlier one over, keeping its
+ * history (rollOverPaperSession); anything else (a live keeper, a paper keeper on a venue that outlives it) keeps
+ * them as they are. Says what it removed or kept.
+ */
+export async function beginPaperSession(redis: Redis, prefix: string, session: 'fresh' | 'new' | undefined, logger: Logger, now: number): Promise<void> {
+  if (session === 'fresh') {
+    const removed = await clearNamespace(redis, prefix);
+    if (removed > 0) logger.info({ prefix, removed }, 'fresh paper session: cleared the records of the previous one');
+  } else if (session === 'new') {
+    const r = await rollOverPaperSession(redis, prefix, now);
+    if (r.keptIntents > 0) logger.info({ prefix, ...r }, 'new paper session: the earlier sessions\' intents and realised P&L are kept (run with --fresh to clear them); their unfinished intents expired');
+  }
 }
 
 function globEscape(text: string): string {

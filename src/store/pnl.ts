@@ -59,6 +59,11 @@ export class PnlStore {
     return out.sort((a, b) => (a.mint < b.mint ? -1 : 1));
   }
 
+  /** Realised P&L of every book (instances no longer configured included), summed, USD: the daily summary's total. Read-only. */
+  async realizedTotalUsd(): Promise<number> {
+    return (await Promise.all((await this.instances()).map((i) => this.summary(i)))).reduce((sum, s) => sum + s.realizedUsd, 0);
+  }
+
   /** Ids of the instances that have a P&L book (including ones no longer configured), sorted. Read-only. */
   async instances(): Promise<string[]> {
     const found = new Set<string>();

@@ -1,42 +1,13 @@
 import { readFileSync } from 'node:fs';
-import jsYaml, { FAILSAFE_SCHEMA, load as loadFast, type Type } from 'js-yaml';
-import { LineCounter, parseDocument } from 'yaml';
 import type { z } from 'zod';
-import { KeeperError } from '../lib/errors.js';
 import { dirname, resolve } from 'node:path';
 import type { AnyStrategy, Watches } from '../sdk/strategy.js';
 import { deepFreeze } from '../sdk/context.js';
 import { UNKNOWN_SYMBOL_PARAM, withSymbolLookups, type SymbolLookups } from '../sdk/symbols.js';
 import { envSchema, type KeeperEnv } from './env.js';
+import { ConfigError, type ConfigIssue } from './errors.js';
 import { configSchema, type RawKeeperConfig } from './schema.js';
-
-/** One problem in a config file: where (a path like `strategies[0].schedule.cron`) and what. */
-export interface ConfigIssue {
-  path: string;
-  message: string;
-  /** For an unknown field, the field's own path (`risk.maxNotionalUSD`); `path` is the object holding it. */
-  unknownField?: string;
-  /** A symbol outside the known table that this problem is about (mintParam's issue): one to look up at the venue. */
-  symbol?: string;
-}
-
-/** The config file is invalid; every problem is listed, each with its path. The bot must not start. */
-export class ConfigError extends KeeperError {
-  readonly file: string;
-  readonly issues: readonly ConfigIssue[];
-  /**
-   * Symbols the strategies' params name that are neither known nor looked up (whatever else is wrong): a command
-   * that can reach the venue looks them up in its token list and parses again (src/cli/strategies.ts).
-   */
-  readonly unknownSymbols: readonly string[];
-  constructor(file: string, issues: readonly ConfigIssue[], unknownSymbols: readonly string[] = []) {
-    const list = issues.map((i) => `  - ${i.path}: ${i.message}`).join('\n');
-    super('CONFIG_INVALID', 'halt', `${file} is invalid (${issues.length} problem${issues.length === 1 ? '' : 's'}):\n${list}`, { details: { file, issues } });
-    this.file = file;
-    this.issues = issues;
-    this.unknownSymbols = unknownSymbols;
-  }
-}
+import { parseYaml } from './yaml.js';
 
 /** Looks strategies up by name. */
 export interface StrategyRegistry {
@@ -132,57 +103,6 @@ export function readConfigText(file: string): string {
     return readFileSync(file, 'utf8');
   } catch (err) {
     throw new ConfigError(file, [{ path: '(file)', message: `cannot read it: ${(err as NodeJS.ErrnoException).code ?? String(err)}` }]);
-  }
-}
-
-// js-yaml read as `yaml` reads by default: the YAML 1.2 core schema (no timestamps, no YAML 1.1 booleans), whose
-// integers are decimal, 0o octal or 0x hex (js-yaml's own core integers also take 0b binary), with merge keys.
-const jsTypes = (jsYaml as unknown as { types: Record<'null' | 'bool' | 'float' | 'merge', Type> }).types;
-const CORE_INT = new jsYaml.Type('tag:yaml.org,2002:int', {
-  kind: 'scalar',
-  resolve: (data: unknown) => typeof data === 'string' && /^(?:[-+]?[0-9]+|0o[0-7]+|0x[0-9a-fA-F]+)$/.test(data),
-  construct: (data: string) => (data.startsWith('0o') ? parseInt(data.slice(2), 8) : data.startsWith('0x') ? parseInt(data.slice(2), 16) : parseInt(data, 10)),
-  predicate: (v: unknown) => typeof v === 'number' && Number.isInteger(v),
-});
-const FAST_SCHEMA = FAILSAFE_SCHEMA.extend({ implicit: [jsTypes.null, jsTypes.bool, CORE_INT, jsTypes.float, jsTypes.merge] });
-// What only `yaml` reads as we want: an alias (`*name`; js-yaml shares aliased nodes without bounding them) or a tag
-// (`!!float`, `!custom`: the two libraries differ). A `!` or `*` in a comment or a string only takes the slow path.
-const NEEDS_THOROUGH = /(^|[\s,[{:-])\*[^\s,\]}]|!/m;
-
-/**
- * The config text as data. A file without aliases is read by js-yaml (about ten times faster than `yaml` on a config
- * of 10,000 strategy instances, which took 2 s); anything else, and anything js-yaml refuses, by `yaml`, whose
- * messages name the line and column and which bounds aliases. Both read the same documents the same way
- * (test/config/yamlParsers.test.ts compares them on every config the tests have).
- */
-export function parseYaml(text: string, file: string): unknown {
-  if (!NEEDS_THOROUGH.test(text)) {
-    try {
-      return loadFast(text, { schema: FAST_SCHEMA, json: false }) ?? null;
-    } catch {
-      // The slow path reports the problem with its position.
-    }
-  }
-  return parseYamlThoroughly(text, file);
-}
-
-/** The config text as data through `yaml`: positions in its errors, at most 100 aliases. */
-export function parseYamlThoroughly(text: string, file: string): unknown {
-  // Fix: with `prettyErrors: false` the yaml errors carry no linePos, so syntax errors said "(yaml)" with no line.
-  // `merge` lets a config share params through `<<: *anchor` instead of failing on an unknown field "<<".
-  const lineCounter = new LineCounter();
-  const doc = parseDocument(text, { prettyErrors: false, lineCounter, merge: true });
-  if (doc.errors.length > 0) {
-    throw new ConfigError(file, doc.errors.map((e) => {
-      const { line, col } = lineCounter.linePos(e.pos[0]);
-      return { path: `line ${line}, column ${col}`, message: e.message.split('\n')[0] ?? e.message };
-    }));
-  }
-  try {
-    return doc.toJS({ maxAliasCount: 100 });
-  } catch (err) {
-    // Fix: too many aliases threw a plain error, which the CLI reported as "unexpected".
-    throw new ConfigError(file, [{ path: '(yaml)', message: err instanceof Error ? err.message : String(err) }]);
   }
 }
 

@@ -1,9 +1,9 @@
 import bs58 from 'bs58';
-import { validateDetailed } from 'node-cron';
 import { z } from 'zod';
 import { ULTRA_ROUTERS } from '../jupiter/ultra/getOrder.js';
 import { knownBySymbol } from '../lib/mints.js';
 import { API_AREAS, type ApiArea } from '../solana/programs.js';
+import { cronProblem, nodeCronProblem } from './cron.js';
 import { formatDuration, parseDuration } from './duration.js';
 import { loggingSchema, notifySchema } from './notifySchema.js';
 
@@ -39,10 +39,9 @@ export const baseUnits = stringOrNumber('expected an integer amount in base unit
 });
 
 const cron = z.string().transform((expr, ctx) => {
-  const check = validateDetailed(expr.trim());
-  if (!check.valid) {
-    const why = check.errors.map((e) => e.message).join('; ') || 'not a cron expression';
-    ctx.addIssue({ code: 'custom', message: `invalid cron expression ${JSON.stringify(expr)}: ${why}` });
+  const problem = nodeCronProblem(expr.trim());
+  if (problem !== undefined) {
+    ctx.addIssue({ code: 'custom', message: `invalid cron expression ${JSON.stringify(expr)}: ${problem}` });
     return z.NEVER;
   }
   return expr.trim();
@@ -64,7 +63,7 @@ const timeZone = z.string().refine(
 /** Most price history samples kept per mint (every evaluation of a mint's watchers shares them; a restart reads them all once). */
 export const MAX_HISTORY_SAMPLES = 50_000;
 
-/** When a strategy runs: every fixed interval (ms), or on a cron expression (node-cron syntax, 5 or 6 fields). */
+/** When a strategy runs: every fixed interval (ms), or on a cron expression (node-cron syntax, 5 or 6 fields, read alike by BullMQ). */
 export type Schedule = { every: number } | { cron: string; tz?: string | undefined };
 
 const SCHEDULE_SHAPE = 'expected an object such as { every: "15s" } or { cron: "*/5 * * * *" }';
@@ -86,7 +85,15 @@ export const scheduleSchema = z
       if (s.tz !== undefined) ctx.addIssue({ code: 'custom', path: ['tz'], message: '"tz" only applies to a cron schedule' });
       return { every: s.every };
     }
-    if (s.cron !== undefined) return s.tz === undefined ? { cron: s.cron } : { cron: s.cron, tz: s.tz };
+    if (s.cron !== undefined) {
+      // node-cron accepted it (the field's own check); BullMQ, which runs it, must read it alike (src/config/cron.ts).
+      const problem = cronProblem(s.cron, s.tz);
+      if (problem !== undefined) {
+        ctx.addIssue({ code: 'custom', path: ['cron'], message: problem });
+        return z.NEVER;
+      }
+      return s.tz === undefined ? { cron: s.cron } : { cron: s.cron, tz: s.tz };
+    }
     ctx.addIssue({ code: 'custom', message: `missing "every" or "cron": ${SCHEDULE_SHAPE}` });
     return z.NEVER;
   });

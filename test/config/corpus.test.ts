@@ -52,7 +52,7 @@ const CASES: Record<string, Case> = {
   'secret-byte-array.yaml': { problems: 1, expect: ['wallet.keypairPath: looks like a secret key (64 bytes)'], secret: '11, 48, 85, 122' },
   'secret-jup-value.yaml': { problems: 1, expect: ['api.key: looks like an API key or a secret key'], secret: 'jup_9f8e7d6c5b4a3f2e1d0c' },
   'secret-rpc-url.yaml': { problems: 1, expect: ['venue.rpcUrl: this URL carries a credential'], secret: '0b7f3c2e-91aa-4d1e-b3c5-7d9e2f1a6c48' },
-  'invalid-yaml.yaml': { problems: 2, expect: ['line 4, column 10: Nested mappings are not allowed in compact mappings'] },
+  'invalid-yaml.yaml': { problems: 1, expect: ['line 5, column 8: bad indentation of a mapping entry'] },
   'live-without-rpc.yaml': { problems: 1, expect: ['venue.rpcUrl: a live venue needs a Solana RPC endpoint: set venue.rpcUrl or SOLANA_RPC_URL'] },
   'dca-amount-decimal.yaml': { problems: 1, expect: ['strategies[0].params.amount: expected a positive integer amount in base units (e.g. "1000000"), got "1.5"'] },
   'rebalance-weight-percent.yaml': { problems: 1, expect: ['strategies[0].params.targetBaseWeight: Too big: expected number to be <=1'] },

@@ -1,8 +1,7 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Redis } from 'ioredis';
-import { load } from 'js-yaml';
-import { z } from 'zod';
+import { configSchema, parseYaml, readConfigText } from '../../config/index.js';
 import { KeeperError } from '../../lib/errors.js';
 import { livePrefixes } from '../../store/presence.js';
 import { DEFAULT_REDIS_URL, safeRedisUrl } from '../../store/redis.js';
@@ -21,22 +20,32 @@ export interface LocatedKeeper extends KeeperLocation {
   othersAlive: string[];
 }
 
-const redisPart = z.object({ redis: z.object({ prefix: z.string().min(1).optional(), url: z.string().optional() }).partial().optional() });
-
 /**
  * The prefix and Redis URL of ./config/paper.yaml (what `npm start` runs), when that file is in `cwd` and says;
- * only those two fields are read, so a config another part of which does not validate still points the way.
+ * undefined when it does not read as YAML or its `redis` section is invalid. Read through the loader's parser and
+ * that section's own schema, not the whole config: the person asks where a keeper runs, and a mistake elsewhere in
+ * the file (or a wallet, a key or a symbol lookup the full check wants) must not hide the way.
  */
 export function defaultConfigLocation(cwd = process.cwd()): { prefix?: string; redisUrl?: string } | undefined {
   const file = join(cwd, DEFAULT_CONFIG);
   if (!existsSync(file)) return undefined;
+  let data: unknown;
   try {
-    const parsed = redisPart.safeParse(load(readFileSync(file, 'utf8')));
-    if (!parsed.success) return undefined;
-    return { prefix: parsed.data.redis?.prefix, redisUrl: parsed.data.redis?.url };
+    data = parseYaml(readConfigText(file), file);
   } catch {
     return undefined;
   }
+  if (!isRecord(data)) return undefined;
+  const written = data.redis;
+  const redis = configSchema.shape.redis.safeParse(written);
+  if (!redis.success) return undefined;
+  // The schema fills in the default prefix: only one the file writes names a deployment.
+  const prefix = isRecord(written) && written.prefix !== undefined ? redis.data.prefix : undefined;
+  return { prefix, redisUrl: redis.data.url };
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /**

@@ -37,7 +37,7 @@ describe('when the data endpoints get bad input', () => {
     [`/tokens/v2/search?query=${unknown}`, { empty: [] }],
     [`/tokens/v2/search?query=${'x'.repeat(10_001)}`, 400],
     ['/tokens/v2/tag', 400],
-    ['/tokens/v2/tag?query=no-such-tag', { empty: [] }],
+    ['/tokens/v2/tag?query=no-such-tag', 400], // tokens-v2.yaml: query is one of lst, verified, stocks
     ['/tokens/v2/toptraded/24h?limit=abc', 400],
     ['/tokens/v2/toptraded/24h?limit=0', 400],
     ['/tokens/v2/toptraded/24h?limit=101', 400],

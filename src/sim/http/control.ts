@@ -2,7 +2,7 @@ import { Hono } from 'hono';
 import type { HttpBindings } from '@hono/node-server';
 import { PublicKey } from '@solana/web3.js';
 import { z } from 'zod';
-import { addressParam, amountParam } from '../products/common.js';
+import { address, u64StringOrNumber } from './requests/params.js';
 import { faultSpecSchema } from './faults.js';
 import { jsonBody, parseInput, sendJson, type SimContext } from './context.js';
 import { sendControlRoutes } from './sendRoutes.js';
@@ -10,7 +10,7 @@ import { lendControlRoutes } from './lendRoutes.js';
 import { predictionControlRoutes } from './predictionRoutes.js';
 import { ultraControlRoutes } from './ultraControlRoutes.js';
 
-const airdropBody = z.object({ wallet: addressParam, mint: z.string().min(1), amount: amountParam });
+const airdropBody = z.object({ wallet: address, mint: z.string().min(1), amount: u64StringOrNumber });
 const priceBody = z.object({ mint: z.string().min(1), usd: z.number().positive().finite() });
 const orderBody = z.object({ order: z.string().min(1).max(128).optional() }).strict();
 const clockBody = z.object({ advanceMs: z.number().min(0).max(365 * 86_400_000).optional(), speed: z.number().min(0).max(10_000).optional() });
@@ -116,7 +116,7 @@ export function controlRoutes(ctx: SimContext, reset: () => void): Hono<{ Bindin
 
   app.get('/balances/:wallet', (c) => {
     const wallet = c.req.param('wallet');
-    if (!addressParam.safeParse(wallet).success) return sendJson(c, bad('wallet is not a valid base58 address'), 400);
+    if (!address.safeParse(wallet).success) return sendJson(c, bad('wallet is not a valid base58 address'), 400);
     const venue = ctx.state.venue;
     const owner = new PublicKey(wallet);
     return sendJson(c, {

@@ -1,24 +1,13 @@
 import { Hono, type Context } from 'hono';
 import type { HttpBindings } from '@hono/node-server';
 import { z } from 'zod';
-import { addressParam, amountParam } from '../products/common.js';
 import type { LendOp } from '../products/lendTx.js';
 import { earningJson, positionJson, tokenInfoJson } from '../products/lendViews.js';
 import { jsonBody, parseInput, queryOf, sendJson, type SimContext } from './context.js';
+import { amountBody, earningsQuery, positionsQuery, sharesBody } from './requests/lend.js';
 
 type Env = { Bindings: HttpBindings };
 
-/** Body of deposit and withdraw (and their -instructions): `amount` in base units of the asset, a digit string. */
-const amountBody = z.object({ asset: addressParam, signer: addressParam, amount: amountParam });
-/** Body of mint and redeem (and their -instructions): `shares` in base units of the jlToken. */
-const sharesBody = z.object({ asset: addressParam, signer: addressParam, shares: amountParam });
-/** A comma-separated list of addresses in a query parameter (at least one). */
-const addressList = z
-  .string()
-  .transform((s) => [...new Set(s.split(',').map((a) => a.trim()).filter(Boolean))])
-  .pipe(z.array(addressParam).min(1, 'must name at least one address').max(100, 'names more than 100 addresses'));
-const positionsQuery = z.object({ users: addressList });
-const earningsQuery = z.object({ user: addressParam, positions: addressList });
 /** POST /__sim/lend/rate: a market's rates from now on, bps a year (1e4 scale, as the listing reports them). */
 const rateBody = z.object({ asset: z.string().min(1), supplyRate: z.number().int().min(0).max(100_000).optional(), rewardsRate: z.number().int().min(0).max(100_000).optional() }).strict();
 

@@ -1,18 +1,10 @@
 import { Hono } from 'hono';
 import type { HttpBindings } from '@hono/node-server';
-import { z } from 'zod';
-import { addressParam } from '../products/common.js';
 import { portfolioPositions, PORTFOLIO_PLATFORMS } from '../products/portfolio.js';
 import { parseInput, queryOf, sendJson, type SimContext } from './context.js';
+import { positionsQuery, walletPath } from './requests/portfolio.js';
 
 type Env = { Bindings: HttpBindings };
-
-const positionsQuery = z.object({
-  platforms: z
-    .string()
-    .transform((s) => s.split(',').map((p) => p.trim()).filter(Boolean))
-    .optional(),
-});
 
 /**
  * The Portfolio API v1 (beta, jupiter-api.md §10): positions of a wallet, the platforms it reports on, and staked
@@ -21,7 +13,7 @@ const positionsQuery = z.object({
 export function portfolioRoutes(ctx: SimContext): Hono<Env> {
   const app = new Hono<Env>();
   app.get('/positions/:address', (c) => {
-    const address = parseInput(addressParam, c.req.param('address'));
+    const address = parseInput(walletPath, c.req.param('address'));
     if (!address.ok) return sendJson(c, { error: `address: ${address.message.replace(/^body: /, '')}` }, 400);
     const query = parseInput(positionsQuery, queryOf(c));
     if (!query.ok) return sendJson(c, { error: query.message }, 400);
@@ -45,7 +37,7 @@ export function portfolioRoutes(ctx: SimContext): Hono<Env> {
     ),
   );
   app.get('/staked-jup/:address', (c) => {
-    const address = parseInput(addressParam, c.req.param('address'));
+    const address = parseInput(walletPath, c.req.param('address'));
     if (!address.ok) return sendJson(c, { error: `address: ${address.message.replace(/^body: /, '')}` }, 400);
     return sendJson(c, { stakedAmount: 0, unstaking: [] });
   });

@@ -4,13 +4,12 @@ import { z } from 'zod';
 import type { Reply } from '../products/common.js';
 import { predictionError } from '../products/prediction.js';
 import { PredictionQueries } from '../products/predictionQueries.js';
-import { closeAllBody, closeOrderBody, createOrderBody, eventsQuery, executeBody, ownerBody, ownerListQuery, searchQuery } from '../products/predictionRequests.js';
 import { jsonBody, parseInput, queryOf, sendJson, type SimContext } from './context.js';
+import { closeAllBody, closeOrderBody, createOrderBody, eventQuery, eventsQuery, executeBody, ownerBody, ownerListQuery, searchQuery } from './requests/prediction.js';
 
 type Env = { Bindings: HttpBindings };
 
 const resolveBody = z.object({ marketId: z.string().min(1).max(128), result: z.enum(['yes', 'no']) }).strict();
-const includeMarkets = z.object({ includeMarkets: z.enum(['true', 'false']).optional() }).loose();
 
 function answer(c: Context<Env>, reply: Reply): Response {
   return sendJson(c, reply.body, reply.status);
@@ -34,7 +33,7 @@ export function predictionRoutes(ctx: SimContext): Hono<Env> {
 
   app.get('/events', (c) => withInput(c, eventsQuery, queryOf(c), (q) => queries().events(q)));
   app.get('/events/search', (c) => withInput(c, searchQuery, queryOf(c), (q) => queries().search(q.query, q.limit, q.provider)));
-  app.get('/events/:eventId', (c) => withInput(c, includeMarkets, queryOf(c), (q) => queries().event(c.req.param('eventId'), q.includeMarkets !== 'false')));
+  app.get('/events/:eventId', (c) => withInput(c, eventQuery, queryOf(c), (q) => queries().event(c.req.param('eventId'), q.includeMarkets !== false)));
   app.get('/events/:eventId/markets', (c) => withInput(c, ownerListQuery, queryOf(c), (q) => queries().eventMarkets(c.req.param('eventId'), q.start, q.end)));
   app.get('/events/:eventId/markets/:marketId', (c) => answer(c, queries().market(c.req.param('marketId'), c.req.param('eventId'))));
   app.get('/markets/:marketId', (c) => answer(c, queries().market(c.req.param('marketId'))));

@@ -1,7 +1,8 @@
 import { Hono } from 'hono';
 import type { HttpBindings } from '@hono/node-server';
-import { priceQuery, prices } from '../products/price.js';
+import { prices } from '../products/price.js';
 import { parseInput, queryOf, sendJson, type SimContext } from './context.js';
+import { priceQuery } from './requests/price.js';
 
 /** Price V3, mounted at /price/v3 itself: GET /price/v3?ids=. */
 export function priceRoutes(ctx: SimContext): Hono<{ Bindings: HttpBindings }> {

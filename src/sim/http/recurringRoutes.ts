@@ -1,11 +1,12 @@
 import { Hono, type Context } from 'hono';
 import type { HttpBindings } from '@hono/node-server';
 import type { z } from 'zod';
-import { PRICE_DEPRECATED, recurringCancelBody, recurringCreateBody, recurringExecuteBody } from '../products/recurring.js';
+import { PRICE_DEPRECATED } from '../products/recurring.js';
 import { recurringError } from '../products/recurringRules.js';
-import { recurringOrdersPage, recurringOrdersQuery, RECURRING_REQUIRED_QUERY } from '../products/recurringView.js';
+import { recurringOrdersPage } from '../products/recurringView.js';
 import type { Reply } from '../products/common.js';
 import { jsonBody, parseInput, queryOf, sendJson, type SimContext } from './context.js';
+import { recurringCancelBody, recurringCreateBody, recurringExecuteBody, recurringOrdersQuery, RECURRING_REQUIRED_QUERY } from './requests/recurring.js';
 
 type Env = { Bindings: HttpBindings };
 

@@ -2,8 +2,8 @@ import { Hono, type Context } from 'hono';
 import type { HttpBindings } from '@hono/node-server';
 import type { z } from 'zod';
 import type { Reply } from '../products/common.js';
-import { claimBody, craftClawbackBody, craftSendBody, inviteListQuery } from '../products/send.js';
 import { jsonBody, parseInput, queryOf, sendJson, type SimContext } from './context.js';
+import { claimBody, craftClawbackBody, craftSendBody, inviteListQuery } from './requests/send.js';
 
 type Env = { Bindings: HttpBindings };
 

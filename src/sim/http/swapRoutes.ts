@@ -1,7 +1,7 @@
 import { Hono, type Context } from 'hono';
 import type { HttpBindings } from '@hono/node-server';
-import { swapBody, swapQuoteQuery } from '../products/swap.js';
 import { jsonBody, parseInput, queryOf, sendJson, type SimContext } from './context.js';
+import { swapBody, swapQuoteQuery } from './requests/swap.js';
 
 /** Program ids the simulated routes mention, by label (GET /swap/v1/program-id-to-label). */
 const PROGRAM_LABELS: Record<string, string> = {

@@ -1,8 +1,9 @@
 import { Hono } from 'hono';
 import type { HttpBindings } from '@hono/node-server';
-import { content, contentFeedQuery, contentMintsQuery, cooking, feed, summaries } from '../products/content.js';
-import { byCategory, byTag, categoryInput, recent, search, searchQuery, tagQuery } from '../products/tokenLists.js';
+import { content, cooking, feed, summaries } from '../products/content.js';
+import { byCategory, byTag, recent, search } from '../products/tokenLists.js';
 import { parseInput, queryOf, sendJson, type SimContext } from './context.js';
+import { categoryInput, contentFeedQuery, contentMintsQuery, searchQuery, tagQuery } from './requests/tokens.js';
 
 /**
  * Tokens V2 under /tokens/v2: search, tag, the rankings, recent, and the Content endpoints of content.yaml. The

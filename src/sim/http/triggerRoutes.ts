@@ -3,8 +3,8 @@ import type { HttpBindings } from '@hono/node-server';
 import type { z } from 'zod';
 import type { Reply } from '../products/common.js';
 import type { TriggerDesk } from '../products/trigger.js';
-import { cancelOrderBody, cancelOrdersBody, createOrderBody, getTriggerOrdersQuery, triggerExecuteBody } from '../products/triggerRequests.js';
 import { jsonBody, parseInput, queryOf, sendJson, type SimContext } from './context.js';
+import { cancelOrderBody, cancelOrdersBody, createOrderBody, getTriggerOrdersQuery, triggerExecuteBody } from './requests/trigger.js';
 
 type Env = { Bindings: HttpBindings };
 

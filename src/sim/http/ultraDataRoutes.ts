@@ -1,9 +1,10 @@
 import { Hono, type Context } from 'hono';
 import type { HttpBindings } from '@hono/node-server';
-import { addressParam } from '../products/common.js';
-import { balances, holdings, nativeHoldings, shield, shieldQuery } from '../products/holdings.js';
-import { search, searchQuery } from '../products/tokenLists.js';
+import { balances, holdings, nativeHoldings, shield } from '../products/holdings.js';
+import { search } from '../products/tokenLists.js';
 import { parseInput, queryOf, sendJson, type SimContext } from './context.js';
+import { searchQuery } from './requests/tokens.js';
+import { shieldQuery, walletPath } from './requests/ultra.js';
 
 /** The routers of Ultra's engine (GET /ultra/v1/order/routers); ids are those `excludeRouters` accepts. */
 const ROUTERS = [
@@ -17,7 +18,7 @@ type Ctx = Context<{ Bindings: HttpBindings }>;
 
 /** The wallet address of a holdings path, or undefined (the caller answers `{"error":"Invalid address"}`). */
 function walletOf(c: Ctx): string | undefined {
-  const parsed = addressParam.safeParse(c.req.param('address'));
+  const parsed = walletPath.safeParse(c.req.param('address'));
   return parsed.success ? parsed.data : undefined;
 }
 

@@ -1,8 +1,8 @@
 import { Hono } from 'hono';
 import type { HttpBindings } from '@hono/node-server';
-import { ultraExecuteBody, ultraOrderQuery } from '../products/ultra.js';
 import { jsonBody, parseInput, queryOf, sendJson, type SimContext } from './context.js';
 import { recordExecutedVolume } from './gateway.js';
+import { executeBodyError, ultraExecuteBody, ultraOrderQuery } from './requests/ultra.js';
 
 /** Ultra order and execute (the data endpoints of /ultra/v1 live in their own module). */
 export function ultraTradeRoutes(ctx: SimContext): Hono<{ Bindings: HttpBindings }> {
@@ -17,7 +17,7 @@ export function ultraTradeRoutes(ctx: SimContext): Hono<{ Bindings: HttpBindings
   app.post('/execute', async (c) => {
     const body = await jsonBody(c);
     const parsed = parseInput(ultraExecuteBody, body ?? {});
-    if (!parsed.ok) return sendJson(c, { error: 'Missing signed transaction', code: -5 }, 400);
+    if (!parsed.ok) return sendJson(c, executeBodyError(body), 400);
     const { reply, executedUsd } = ctx.state.ultra.execute(parsed.value);
     // A swap that landed now counts toward the key's executed volume (the ultra tier's dynamic rate limit).
     recordExecutedVolume(c, executedUsd);

@@ -1,46 +1,10 @@
 import { randomBytes } from 'node:crypto';
-import { PublicKey } from '@solana/web3.js';
-import { z } from 'zod';
 
 /** An HTTP answer of a product: status and JSON body (bigints are written as strings). */
 export interface Reply {
   status: 200 | 400 | 401 | 404 | 409 | 422 | 429 | 500 | 502 | 503;
   body: unknown;
 }
-
-/** A base58 address in a request. */
-export const addressParam = z.string().refine((s) => {
-  try {
-    return new PublicKey(s).toBase58() === s;
-  } catch {
-    return false;
-  }
-}, 'is not a valid base58 address');
-
-/** A u64 amount in a request: digits (or a JSON integer), greater than 0. */
-export const amountParam = z
-  .union([z.string(), z.number()])
-  .transform((v, ctx) => {
-    const s = typeof v === 'number' ? (Number.isSafeInteger(v) ? String(v) : '') : v;
-    if (!/^\d+$/.test(s)) {
-      ctx.addIssue({ code: 'custom', message: 'must be an integer amount in base units' });
-      return z.NEVER;
-    }
-    const n = BigInt(s);
-    if (n <= 0n || n >= 1n << 64n) {
-      ctx.addIssue({ code: 'custom', message: 'must be greater than 0 and fit in a u64' });
-      return z.NEVER;
-    }
-    return n;
-  });
-
-/** An integer query parameter within bounds. */
-export function intParam(min: number, max: number) {
-  return z.coerce.number().int('must be an integer').min(min).max(max);
-}
-
-/** A boolean query parameter ("true"/"false"). */
-export const boolParam = z.enum(['true', 'false']).transform((v) => v === 'true');
 
 /** A request id shaped like Jupiter's (a UUID v7: time-ordered). */
 export function requestId(nowMs: number): string {

@@ -1,34 +1,15 @@
-import { z } from 'zod';
 import type { SimToken } from '../catalog.js';
 import { Rng } from '../rng.js';
 import type { Venue } from '../venue.js';
 import type { Reply } from './common.js';
-import { addressParam, intParam } from './common.js';
+import type { ContentFeedQuery } from '../http/requests/tokens.js';
 import { isoMs, organicScoreLabel } from './tokenData.js';
 import { ranked } from './tokenLists.js';
 import { priceChangePct } from './tokenStats.js';
 
 const HOUR = 3_600_000;
-/** At most this many mints per `/content` or `/v1/content/summaries` request. */
-export const CONTENT_MINTS_MAX = 50;
 /** Trending tokens `/content/cooking` covers. */
 const COOKING_TOKENS = 10;
-
-const mintList = z
-  .string({ error: 'is required' })
-  .max(20_000, 'is too long')
-  .transform((s) => [...new Set(s.split(',').map((m) => m.trim()).filter((m) => m !== ''))])
-  .pipe(z.array(addressParam).min(1, 'at least one mint is required').max(CONTENT_MINTS_MAX, `at most ${CONTENT_MINTS_MAX} mints per request`));
-
-/** Query of `/content` and `/v1/content/summaries`. */
-export const contentMintsQuery = z.object({ mints: mintList });
-
-/** Query of `/content/feed`. */
-export const contentFeedQuery = z.object({
-  mint: addressParam,
-  page: intParam(1, 1_000_000).default(1),
-  limit: intParam(1, 100).default(50),
-});
 
 /** A content item (content.yaml ContentItem). */
 interface ContentItem {
@@ -155,7 +136,7 @@ export function summaries(venue: Venue, mints: readonly string[]): Reply {
 }
 
 /** GET /tokens/v2/content/feed?mint=&page=&limit=: one page of a mint's content (an unknown mint has none). */
-export function feed(venue: Venue, q: z.output<typeof contentFeedQuery>): Reply {
+export function feed(venue: Venue, q: ContentFeedQuery): Reply {
   const token = venue.token(q.mint);
   const items = token ? contentItems(venue, token) : [];
   const start = (q.page - 1) * q.limit;

@@ -1,21 +1,10 @@
 import { PublicKey } from '@solana/web3.js';
 import { getAssociatedTokenAddressSync, MintLayout, MINT_SIZE } from '@solana/spl-token';
-import { z } from 'zod';
 import type { Venue } from '../venue.js';
 import type { Reply } from './common.js';
-import { addressParam } from './common.js';
 import { shieldWarnings, type ShieldWarning } from './tokenData.js';
 
 const SOL_DECIMALS = 9;
-
-/** Query of GET /ultra/v1/shield: comma-separated mints, each a base58 address. */
-export const shieldQuery = z.object({
-  mints: z
-    .string({ error: 'is required' })
-    .max(50_000, 'is too long')
-    .transform((s) => [...new Set(s.split(',').map((m) => m.trim()).filter((m) => m !== ''))])
-    .pipe(z.array(addressParam).min(1, 'at least one mint is required')),
-});
 
 /** A base-unit amount in UI units as a decimal string without trailing zeros ("1", "0.5", "1.000001"). */
 export function uiAmountString(amount: bigint, decimals: number): string {

@@ -14,7 +14,7 @@ import { MarketBook, type SimMarket } from './predictionMarkets.js';
 import { PREDICTION_PROGRAM, vaultAddress } from '../../jupiter/programs/prediction.js';
 import { encodeOrderAccount, encodePositionAccount, encodeVaultAccount } from '../../jupiter/programs/predictionAccounts.js';
 import { marketIdHash, orderAddress, positionAddress } from './predictionSeeds.js';
-import type { CreateOrderBody, ExecuteBody } from './predictionRequests.js';
+import type { CreateOrderBody, ExecuteBody } from '../http/requests/prediction.js';
 import { PredictionTx } from './predictionTx.js';
 
 /** The service's minimum buy: $5 (jupiter-api.md §8: `400 Minimum order is $5`). */

@@ -2,7 +2,7 @@ import type { Reply } from './common.js';
 import { predictionError, type PredictionDesk } from './prediction.js';
 import type { SimEvent } from './predictionMarkets.js';
 import { marketResultAddress } from './predictionSeeds.js';
-import type { EventsQuery, OwnerListQuery } from './predictionRequests.js';
+import type { EventsQuery, OwnerListQuery } from '../http/requests/prediction.js';
 import { eventView, historyView, isLive, marketView, orderbookView, orderStatusView, orderView, positionView, type MarketResultPubkey } from './predictionViews.js';
 
 /** Rows of a list page when the query gives no `end`. */

@@ -1,44 +1,17 @@
 import { ComputeBudgetProgram, PublicKey, TransactionInstruction, VersionedTransaction } from '@solana/web3.js';
 import { createAssociatedTokenAccountIdempotentInstruction, getAssociatedTokenAddressSync } from '@solana/spl-token';
-import { z } from 'zod';
 import { MINIMUM_ORDER_INTERVAL_IN_SECONDS } from '@jup-ag/dca-sdk';
 import { tokenProgramId } from '../catalog.js';
 import type { ChainEvent } from '../chain/chain.js';
 import { instructionHash, type Ticket } from '../chain/tickets.js';
 import type { Venue } from '../venue.js';
-import { addressParam, requestId, type Reply } from './common.js';
+import type { RecurringCancelBody, RecurringCreateBody, RecurringExecuteBody } from '../http/requests/recurring.js';
+import { requestId, type Reply } from './common.js';
 import type { EscrowBook } from './escrow.js';
 import { RecurringBook, remainingOf, type RecurringOrderState } from './recurringBook.js';
 import { closeDcaInstruction, dcaAddress, openDcaV2Instruction } from '../../jupiter/programs/recurring.js';
 import { executeReply, outAmountAt, recurringError, RECURRING_TTL_MS, usdValue } from './recurringRules.js';
 import { MEMO_PROGRAM_ID } from './swapTx.js';
-
-/** Body of POST /recurring/v1/createOrder: `params.time` (the deprecated `params.price` is answered as such). */
-export const recurringCreateBody = z.object({
-  user: addressParam,
-  inputMint: addressParam,
-  outputMint: addressParam,
-  params: z.object({
-    // The spec types these as int64 JSON integers.
-    time: z
-      .object({
-        inAmount: z.number().int().positive().max(Number.MAX_SAFE_INTEGER),
-        numberOfOrders: z.number().int().max(1_000_000),
-        interval: z.number().int().positive().max(Number.MAX_SAFE_INTEGER),
-        minPrice: z.number().positive().finite().nullish(),
-        maxPrice: z.number().positive().finite().nullish(),
-        startAt: z.number().int().positive().nullish(),
-      })
-      .optional(),
-    price: z.unknown().optional(),
-  }),
-});
-
-/** Body of POST /recurring/v1/cancelOrder. */
-export const recurringCancelBody = z.object({ order: addressParam, user: addressParam, recurringType: z.enum(['time', 'price']) });
-
-/** Body of POST /recurring/v1/execute. */
-export const recurringExecuteBody = z.object({ requestId: z.string().min(1), signedTransaction: z.string().min(1) });
 
 /** The answer to the deprecated price-based endpoints (the spec's own words for them). */
 export const PRICE_DEPRECATED = 'Price-based recurring orders are deprecated, please use time-based recurring orders instead.';
@@ -79,7 +52,7 @@ export class RecurringDesk {
   }
 
   /** POST /recurring/v1/createOrder. */
-  create(body: z.output<typeof recurringCreateBody>): Reply {
+  create(body: RecurringCreateBody): Reply {
     const v = this.venue;
     const t = body.params.time;
     if (!t) return recurringError(body.params.price !== undefined ? PRICE_DEPRECATED : 'params: expected `time`');
@@ -163,7 +136,7 @@ export class RecurringDesk {
   }
 
   /** POST /recurring/v1/cancelOrder: `closeDca` with the refund of what the escrow holds, co-signed by the keeper. */
-  cancel(body: z.output<typeof recurringCancelBody>): Reply {
+  cancel(body: RecurringCancelBody): Reply {
     const v = this.venue;
     const order = this.book.get(body.order);
     // A price order's layout does not read a time order's account, nor does a closed (zeroed) account read as one.
@@ -210,7 +183,7 @@ export class RecurringDesk {
   }
 
   /** POST /recurring/v1/execute: settles a signed createOrder or cancelOrder transaction; the same request replays its answer. */
-  execute(body: z.output<typeof recurringExecuteBody>): Reply {
+  execute(body: RecurringExecuteBody): Reply {
     const now = this.venue.clock.now();
     this.prune(now);
     const request = this.requests.get(body.requestId);

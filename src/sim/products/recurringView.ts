@@ -1,30 +1,17 @@
-import { z } from 'zod';
 import { formatUnits } from '../../lib/amounts.js';
-import { addressParam, boolParam, intParam, type Reply } from './common.js';
+import type { RecurringOrdersQuery } from '../http/requests/recurring.js';
+import type { Reply } from './common.js';
 import type { RecurringBook, RecurringOrderState } from './recurringBook.js';
 
 /** Orders per page of GET /recurring/v1/getRecurringOrders. */
 export const RECURRING_PAGE_SIZE = 10;
-
-/** Parameters the service requires in the query of GET /recurring/v1/getRecurringOrders (`page` and `mint` are optional). */
-export const RECURRING_REQUIRED_QUERY = ['user', 'orderStatus', 'recurringType', 'includeFailedTx'] as const;
-
-/** Query of GET /recurring/v1/getRecurringOrders. */
-export const recurringOrdersQuery = z.object({
-  user: addressParam,
-  orderStatus: z.enum(['active', 'history']),
-  recurringType: z.enum(['time', 'price', 'all']),
-  includeFailedTx: boolParam,
-  page: intParam(1, 1_000_000).optional(),
-  mint: addressParam.optional(),
-});
 
 /**
  * GET /recurring/v1/getRecurringOrders: a user's time-based orders, open (`active`) or ended (`history`), newest
  * first, 10 a page, under the key the request asked for (`time`, `price` or `all`, whose items carry their
  * `recurringType`). The venue opens no price-based orders (deprecated), so `price` lists are empty.
  */
-export function recurringOrdersPage(book: RecurringBook, q: z.output<typeof recurringOrdersQuery>, keeper: string): Reply {
+export function recurringOrdersPage(book: RecurringBook, q: RecurringOrdersQuery, keeper: string): Reply {
   const wanted = book
     .ofUser(q.user)
     .filter((o) => (q.orderStatus === 'active' ? o.status === 'active' : o.status === 'closed'))

@@ -1,12 +1,12 @@
 import { createHash } from 'node:crypto';
 import { PublicKey } from '@solana/web3.js';
-import { z } from 'zod';
 import { WSOL_MINT } from '../../lib/mints.js';
-import { inviteKeypairFromCode, isInviteCode } from '../../jupiter/send/inviteCode.js';
+import { inviteKeypairFromCode } from '../../jupiter/send/inviteCode.js';
 import { instructionHash } from '../chain/tickets.js';
 import { LAMPORTS_PER_SIGNATURE } from '../chain/chain.js';
 import type { ProductKeeper, Venue } from '../venue.js';
-import { addressParam, amountParam, intParam, type Reply } from './common.js';
+import type { ClaimBody, CraftClawbackBody, CraftSendBody, InviteListQuery } from '../http/requests/send.js';
+import type { Reply } from './common.js';
 import type { EscrowBook } from './escrow.js';
 import { InviteBook, type Invite } from './sendBook.js';
 import { SEND_PROGRAM, invitePda, inviteInfoData, inviteInfoTokenData } from '../../jupiter/programs/send.js';
@@ -19,15 +19,6 @@ import { claimInstructions, clawbackInstructions, expireInstructions, inviteReco
 export const INVITE_LIFETIME_MS = 7 * 86_400_000;
 /** How long the keeper's promise to co-sign a crafted clawback lasts (longer than a blockhash lives), sim ms. */
 const CLAWBACK_TICKET_MS = 90_000;
-
-/** Body of POST /send/v1/craft-send. */
-export const craftSendBody = z.object({ inviteSigner: addressParam, sender: addressParam, amount: amountParam, mint: addressParam.optional() });
-/** Body of POST /send/v1/craft-clawback. */
-export const craftClawbackBody = z.object({ invitePDA: addressParam, sender: addressParam });
-/** Query of GET /send/v1/pending-invites and /invite-history. */
-export const inviteListQuery = z.object({ address: addressParam, page: intParam(1, 1_000_000).default(1) });
-/** Body of POST /__sim/send/claim: what the recipient gives Jupiter Mobile (the code) and where to be paid. */
-export const claimBody = z.object({ code: z.string(), receiver: addressParam });
 
 /** A crafted send transaction the venue handed out and has not yet seen land. */
 interface Craft {
@@ -75,7 +66,7 @@ export class SendDesk implements ProductKeeper {
   }
 
   /** POST /send/v1/craft-send. */
-  craftSend(body: z.output<typeof craftSendBody>): Reply {
+  craftSend(body: CraftSendBody): Reply {
     const v = this.venue;
     const token = v.token(body.mint ?? WSOL_MINT);
     if (!token) return bad(`Unsupported mint ${body.mint}`);
@@ -98,7 +89,7 @@ export class SendDesk implements ProductKeeper {
   }
 
   /** POST /send/v1/craft-clawback: the sender's transaction taking a pending invite back. */
-  craftClawback(body: z.output<typeof craftClawbackBody>): Reply {
+  craftClawback(body: CraftClawbackBody): Reply {
     const v = this.venue;
     const invite = this.book.get(body.invitePDA);
     if (!invite) return bad('Invite not found');
@@ -119,12 +110,12 @@ export class SendDesk implements ProductKeeper {
   }
 
   /** GET /send/v1/pending-invites: the sender's invites still claimable, newest first. */
-  pendingInvites(q: z.output<typeof inviteListQuery>): Reply {
+  pendingInvites(q: InviteListQuery): Reply {
     return { status: 200, body: this.book.page(q.address, 'pending', q.page) };
   }
 
   /** GET /send/v1/invite-history: invites the address sent or received that ended, latest first. */
-  inviteHistory(q: z.output<typeof inviteListQuery>): Reply {
+  inviteHistory(q: InviteListQuery): Reply {
     return { status: 200, body: this.book.page(q.address, 'history', q.page) };
   }
 
@@ -132,8 +123,7 @@ export class SendDesk implements ProductKeeper {
    * What Jupiter Mobile does with a code: derives the invite keypair, and has the keeper pay the escrow to
    * `receiver` in a transaction the invite signer co-signs (`claim_token`). The code never leaves this call.
    */
-  claim(body: z.output<typeof claimBody>): Reply {
-    if (!isInviteCode(body.code)) return bad('Invalid invite code');
+  claim(body: ClaimBody): Reply {
     const signer = inviteKeypairFromCode(body.code);
     const invite = this.book.get(invitePda(signer.publicKey).address.toBase58());
     if (!invite) return bad('Invite not found');

@@ -1,41 +1,13 @@
 import { PublicKey, type TransactionInstruction } from '@solana/web3.js';
-import { z } from 'zod';
-import { swapRequestSchema } from '../../jupiter/swap/swapRequest.js';
 import type { SimToken } from '../catalog.js';
 import { MAX_ROUTE_ACCOUNTS, NoRouteError, ROUTE_ACCOUNTS_PER_LEG, type RouteConstraints, type RouteQuote } from '../market/quote.js';
 import type { Venue } from '../venue.js';
-import { addressParam, amountParam, boolParam, intParam, ratioString, requestId, type Reply } from './common.js';
+import type { SwapBody, SwapQuoteQuery } from '../http/requests/swap.js';
+import { ratioString, requestId, type Reply } from './common.js';
 import { DEFAULT_MICRO_LAMPORTS, installAggregator, MAX_TRANSACTION_BYTES, orderedInstructions, SWAP_COMPUTE_UNITS, swapInstructionSet, swapTicket, transactionSize, wireBytes, type SwapInstructionSet } from './swapTx.js';
 
 /** How long a built /swap transaction's ticket is honoured (sim ms); the blockhash expires sooner. */
 const SWAP_TICKET_TTL_MS = 120_000;
-
-/** Query of GET /swap/v1/quote (dexes arrive comma-separated or as repeated keys; the route merges them). */
-export const swapQuoteQuery = z.object({
-  inputMint: addressParam,
-  outputMint: addressParam,
-  amount: amountParam,
-  slippageBps: intParam(0, 10_000).default(50),
-  swapMode: z.enum(['ExactIn', 'ExactOut']).default('ExactIn'),
-  dexes: z.array(z.string()).optional(),
-  excludeDexes: z.array(z.string()).optional(),
-  restrictIntermediateTokens: boolParam.optional(),
-  onlyDirectRoutes: boolParam.optional(),
-  asLegacyTransaction: boolParam.optional(),
-  platformFeeBps: intParam(0, 10_000).optional(),
-  maxAccounts: intParam(1, 1_000).optional(),
-  instructionVersion: z.enum(['V1', 'V2']).optional(),
-  dynamicSlippage: boolParam.optional(),
-  forJitoBundle: boolParam.optional(),
-});
-type QuoteQuery = z.output<typeof swapQuoteQuery>;
-
-/**
- * Body of POST /swap/v1/swap and /swap-instructions. The fee setting is read leniently: `@jup-ag/api` turns a
- * number or "auto" into `{}` on the wire, and the real service accepts that.
- */
-export const swapBody = swapRequestSchema.extend({ prioritizationFeeLamports: z.unknown().optional() });
-type SwapBody = z.output<typeof swapBody>;
 
 /** The Metis swap product: quotes, then transactions the caller signs and sends through RPC. */
 export class SwapDesk {
@@ -44,7 +16,7 @@ export class SwapDesk {
   }
 
   /** GET /swap/v1/quote. */
-  quote(q: QuoteQuery): Reply {
+  quote(q: SwapQuoteQuery): Reply {
     const v = this.venue;
     if (q.maxAccounts !== undefined && q.maxAccounts > 64) return routeError('MAX_ACCOUNT_GREATER_THAN_MAX', 'maxAccounts must be 64 or less');
     const constraints: RouteConstraints = { maxAccounts: q.maxAccounts, onlyDirectRoutes: q.onlyDirectRoutes, dexes: q.dexes, excludeDexes: q.excludeDexes };
@@ -153,9 +125,6 @@ export class SwapDesk {
     const input = v.token(q.inputMint);
     const output = v.token(q.outputMint);
     if (!input || !output) return { reply: routeError('TOKEN_NOT_TRADABLE', 'The token is not tradable') };
-    if (body.destinationTokenAccount && body.nativeDestinationAccount) {
-      return { reply: { status: 400, body: { error: 'destinationTokenAccount and nativeDestinationAccount are mutually exclusive' } } };
-    }
     let destination: PublicKey | undefined;
     if (body.destinationTokenAccount) {
       destination = new PublicKey(body.destinationTokenAccount);

@@ -1,10 +1,9 @@
-import { z } from 'zod';
 import type { SimToken } from '../catalog.js';
 import type { Venue } from '../venue.js';
+import type { CategoryInput, TokenCategory } from '../http/requests/tokens.js';
 import type { Reply } from './common.js';
-import { intParam } from './common.js';
 import { firstPoolMs, mintInformation, ultraMintInformation } from './tokenData.js';
-import { STAT_INTERVALS, swapStats, volumeOf, type StatInterval } from './tokenStats.js';
+import { swapStats, volumeOf, type StatInterval } from './tokenStats.js';
 
 /** At most this many comma-separated mints per search (Tokens V2 and Ultra). */
 export const SEARCH_MINTS_MAX = 100;
@@ -12,24 +11,7 @@ export const SEARCH_MINTS_MAX = 100;
 export const SEARCH_TEXT_RESULTS = 20;
 /** Tokens `/recent` returns. */
 export const RECENT_RESULTS = 30;
-/** Ranking categories of `/tokens/v2/{category}/{interval}`. */
-export const RANKINGS = ['toporganicscore', 'toptraded', 'toptrending'] as const;
-type Ranking = (typeof RANKINGS)[number];
-
-/** Query of the search endpoints: a symbol, name or mint, or comma-separated mints. */
-export const searchQuery = z.object({
-  query: z.string({ error: 'is required' }).trim().min(1, 'must not be empty').max(10_000, 'is too long'),
-});
-
-/** Query of `/tokens/v2/tag`. */
-export const tagQuery = z.object({ query: z.string({ error: 'is required' }).trim().min(1, 'must not be empty').max(100, 'is too long') });
-
-/** Path and query of `/tokens/v2/{category}/{interval}`. */
-export const categoryInput = z.object({
-  category: z.enum(RANKINGS, { error: `must be one of ${RANKINGS.join(', ')}` }),
-  interval: z.enum(Object.keys(STAT_INTERVALS) as [StatInterval, ...StatInterval[]], { error: `must be one of ${Object.keys(STAT_INTERVALS).join(', ')}` }),
-  limit: intParam(1, 100).default(50),
-});
+type Ranking = TokenCategory;
 
 /** Generic top tokens the rankings leave out, as the service does with SOL, USDC and similar. */
 function isGeneric(token: SimToken): boolean {
@@ -82,7 +64,7 @@ export function search(venue: Venue, query: string, variant: 'tokens' | 'ultra')
   return { status: 200, body: found.tokens.map((t) => build(venue, t)) };
 }
 
-/** GET /tokens/v2/tag: every listed token with the tag, in catalog order; an unknown tag gives `[]`. */
+/** GET /tokens/v2/tag: every listed token with the tag, in catalog order (the route takes only the documented tags). */
 export function byTag(venue: Venue, tag: string): Reply {
   const wanted = tag.toLowerCase();
   return { status: 200, body: venue.tokens.filter((t) => t.tags.includes(wanted)).map((t) => mintInformation(venue, t)) };
@@ -109,7 +91,7 @@ export function ranked(venue: Venue, category: Ranking, interval: StatInterval):
 }
 
 /** GET /tokens/v2/{category}/{interval}?limit=. */
-export function byCategory(venue: Venue, input: z.output<typeof categoryInput>): Reply {
+export function byCategory(venue: Venue, input: CategoryInput): Reply {
   return { status: 200, body: ranked(venue, input.category, input.interval).slice(0, input.limit).map((t) => mintInformation(venue, t)) };
 }
 

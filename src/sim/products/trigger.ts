@@ -4,13 +4,14 @@ import type { ChainEvent, SubmitOutcome } from '../chain/chain.js';
 import { instructionHash, type Ticket } from '../chain/tickets.js';
 import { describeTxError, type TxErrorJson } from '../chain/txErrors.js';
 import type { Venue } from '../venue.js';
-import { addressParam, requestId, type Reply } from './common.js';
+import { address } from '../http/requests/params.js';
+import type { CancelOrderBody, CancelOrdersBody, CreateOrderBody, GetTriggerOrdersQuery, TriggerExecuteBody } from '../http/requests/trigger.js';
+import { requestId, type Reply } from './common.js';
 import type { EscrowBook } from './escrow.js';
 import { MEMO_PROGRAM_ID } from './swapTx.js';
 import { TriggerKeeper } from './triggerKeeper.js';
 import { closeOrder, orderView, triggerFeeBps, TriggerBook, TRIGGER_PAGE_SIZE, writeOrderAccount, type SimTriggerOrder } from './triggerOrders.js';
 import { orderAddress } from '../../jupiter/programs/trigger.js';
-import type { CancelOrderBody, CancelOrdersBody, CreateOrderBody, GetTriggerOrdersQuery, TriggerExecuteBody } from './triggerRequests.js';
 import { cancelInstructions, computeBudget, createOrderInstructions } from './triggerTx.js';
 
 /** How long execute accepts a requestId and replays its result (sim ms). */
@@ -275,7 +276,7 @@ export class TriggerDesk {
 
 /** The maker of a cancel request, or undefined when it is not an address (the service's "invalid maker pubkey"). */
 function makerOf(value: unknown): PublicKey | undefined {
-  const parsed = addressParam.safeParse(value);
+  const parsed = address.safeParse(value);
   return parsed.success ? new PublicKey(parsed.data) : undefined;
 }
 

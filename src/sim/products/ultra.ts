@@ -1,12 +1,11 @@
 import { PublicKey } from '@solana/web3.js';
-import { z } from 'zod';
-import { ULTRA_ROUTERS } from '../../jupiter/ultra/getOrder.js';
 import { WSOL_MINT } from '../../lib/mints.js';
 import type { SimToken } from '../catalog.js';
 import { LAMPORTS_PER_SIGNATURE, transactionBytes, type LedgerFee } from '../chain/chain.js';
 import { autoSlippageBps, feeSide, NoRouteError, ultraFeeBps, type RouteConstraints, type RouteQuote } from '../market/quote.js';
 import type { Venue } from '../venue.js';
-import { addressParam, amountParam, intParam, ratioString, requestId, type Reply } from './common.js';
+import type { UltraExecuteBody, UltraOrderQuery } from '../http/requests/ultra.js';
+import { ratioString, requestId, type Reply } from './common.js';
 import { chooseGasless, GasWallet, gaslessFeeBps } from './gasless.js';
 import { referralFeeFor, splitIntegratorFee, type ReferralFee } from './referral.js';
 import { creationRent, DEFAULT_MICRO_LAMPORTS, installAggregator, MAX_TRANSACTION_BYTES, orderedInstructions, SWAP_COMPUTE_UNITS, swapInstructionSet, swapTicket, transactionSize } from './swapTx.js';
@@ -15,29 +14,6 @@ import { buildRfq, RFQ_EXPIRY_MS, RfqMaker, rfqBody, rfqQuote, rfqTicket } from 
 
 /** How long an order's requestId is accepted by execute, and how long an execute result is replayed (sim ms). */
 export const ORDER_TTL_MS = 120_000;
-
-/** Query of GET /ultra/v1/order. */
-export const ultraOrderQuery = z.object({
-  inputMint: addressParam,
-  outputMint: addressParam,
-  amount: amountParam,
-  taker: addressParam.optional(),
-  receiver: addressParam.optional(),
-  payer: addressParam.optional(),
-  closeAuthority: addressParam.optional(),
-  referralAccount: addressParam.optional(),
-  referralFee: intParam(50, 255).optional(),
-  excludeRouters: z.string().optional(),
-  excludeDexes: z.string().optional(),
-  slippageBps: intParam(0, 10_000).optional(),
-  broadcastFeeType: z.enum(['maxCap', 'exactFee']).optional(),
-  priorityFeeLamports: intParam(1, 1_000_000_000).optional(),
-  jitoTipLamports: intParam(1000, 1_000_000_000).optional(),
-});
-type OrderQuery = z.output<typeof ultraOrderQuery>;
-
-/** Body of POST /ultra/v1/execute (both fields checked by hand for the documented codes -4 and -5). */
-export const ultraExecuteBody = z.object({ signedTransaction: z.unknown(), requestId: z.unknown() }).partial();
 
 interface Execution {
   reply: Reply;
@@ -104,7 +80,7 @@ export class UltraDesk {
   }
 
   /** GET /ultra/v1/order. `hostile` is the hostile-order fault. */
-  order(q: OrderQuery, hostile: boolean): Reply {
+  order(q: UltraOrderQuery, hostile: boolean): Reply {
     const v = this.venue;
     if (q.payer !== undefined && (q.referralAccount === undefined || q.referralFee === undefined)) {
       return { status: 400, body: { error: 'payer requires referralAccount and referralFee' } };
@@ -113,10 +89,7 @@ export class UltraDesk {
       return { status: 400, body: { error: 'referralAccount and referralFee must be used together' } };
     }
     if (q.closeAuthority !== undefined && q.payer === undefined) return { status: 400, body: { error: 'closeAuthority requires payer' } };
-    const excluded = (q.excludeRouters ?? '').split(',').filter(Boolean);
-    if (excluded.some((r) => !(ULTRA_ROUTERS as readonly string[]).includes(r))) {
-      return { status: 400, body: { error: `excludeRouters must be a list of ${ULTRA_ROUTERS.join(', ')}` } };
-    }
+    const excluded: readonly string[] = q.excludeRouters ?? [];
     const input = v.token(q.inputMint);
     const output = v.token(q.outputMint);
     if (!input || !output || input.mint === output.mint) return noQuotes();
@@ -203,7 +176,7 @@ export class UltraDesk {
   }
 
   /** An order through JupiterZ (see ultraRfq.ts): the maker's firm quote, its fill, the maker as fee payer. */
-  private rfqOrder(q: OrderQuery, input: SimToken, output: SimToken, hostile: boolean): Reply {
+  private rfqOrder(q: UltraOrderQuery, input: SimToken, output: SimToken, hostile: boolean): Reply {
     const v = this.venue;
     const now = v.clock.now();
     const quote = rfqQuote(v, input, output, q.amount);
@@ -233,14 +206,11 @@ export class UltraDesk {
   }
 
   /** POST /ultra/v1/execute: idempotent for the same requestId and signed transaction while the order is cached. */
-  execute(body: z.output<typeof ultraExecuteBody> | undefined): ExecuteOutcome {
+  execute(body: UltraExecuteBody): ExecuteOutcome {
     const now = this.venue.clock.now();
     this.prune(now);
-    const signed = body?.signedTransaction;
-    const id = body?.requestId;
+    const { signedTransaction: signed, requestId: id } = body;
     const answer = (reply: Reply): ExecuteOutcome => ({ reply, executedUsd: 0 });
-    if (typeof signed !== 'string' || signed === '') return answer({ status: 400, body: { error: 'Missing signed transaction', code: -5 } });
-    if (typeof id !== 'string' || id === '') return answer({ status: 400, body: { error: 'Missing request id', code: -4 } });
     const tx = decodeSigned(signed);
     if (!tx) return answer({ status: 400, body: { error: 'Invalid signed transaction', code: -2 } });
     const order = this.orders.get(id);
@@ -275,7 +245,7 @@ export class UltraDesk {
   }
 
   /** The order body of jupiter-api.md §1.2, without `transaction`. */
-  private body(q: OrderQuery, p: Priced, o: { input: SimToken; output: SimToken; feeToken: SimToken; slippageBps: number; priorityLamports: bigint; id: string; inUsd: number; manual: boolean; feePayer: string | null; gasless: boolean; rent?: bigint }): Record<string, unknown> {
+  private body(q: UltraOrderQuery, p: Priced, o: { input: SimToken; output: SimToken; feeToken: SimToken; slippageBps: number; priorityLamports: bigint; id: string; inUsd: number; manual: boolean; feePayer: string | null; gasless: boolean; rent?: bigint }): Record<string, unknown> {
     const outUsd = this.usdOf(o.output, p.outAmount);
     return {
       mode: o.manual ? 'manual' : 'ultra',

@@ -95,17 +95,6 @@ function formatDate(date: Date): string {
   return `${date.toISOString().slice(0, 16).replace('T', ' ')} UTC`;
 }
 
-/** A duration in seconds as the largest whole unit that divides it ("60s" -> "1m", "86400" -> "1d"). */
-export function formatDuration(seconds: number): string {
-  const units: [number, string][] = [
-    [86_400, 'd'],
-    [3_600, 'h'],
-    [60, 'm'],
-  ];
-  for (const [size, suffix] of units) if (seconds >= size && seconds % size === 0) return `${seconds / size}${suffix}`;
-  return `${seconds}s`;
-}
-
 /** `yes`/`no` for a flag; NONE when absent. */
 export function formatFlag(value: boolean | null | undefined): string {
   if (value === null || value === undefined) return NONE;

@@ -6,7 +6,7 @@ import { knownByMint } from './mints.js';
 /** A leg from base units: symbol from the known mints, else the mint shortened. */
 export function fillLeg(mint: string, amount: bigint, decimals: number | undefined): FillLeg {
   const known = knownByMint(mint);
-  return { mint, symbol: known?.symbol ?? shortId(mint, 4), amount: amount.toString(), decimals: decimals ?? known?.decimals ?? 0 };
+  return { mint, symbol: known?.symbol ?? shortId(mint), amount: amount.toString(), decimals: decimals ?? known?.decimals ?? 0 };
 }
 
 /**
@@ -50,9 +50,14 @@ export function formatUsd(usd: number): string {
   return `${sign}$${Math.abs(usd).toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`;
 }
 
-/** An id or signature shortened for a line: its first `keep` characters and an ellipsis. */
-export function shortId(id: string, keep = 8): string {
-  return id.length <= keep + 1 ? id : `${id.slice(0, keep)}…`;
+/**
+ * An id, address or signature shortened for a line or a table cell: its first and last `keep` characters around an
+ * ellipsis ("5VER…x9Qa"), so it can be matched at either end; "-" when there is none. The one shortener of the
+ * project: every console line, table and notification shows ids this way.
+ */
+export function shortId(text: string | null | undefined, keep = 4): string {
+  if (!text) return '-';
+  return text.length > keep * 2 + 1 ? `${text.slice(0, keep)}…${text.slice(-keep)}` : text;
 }
 
 /**

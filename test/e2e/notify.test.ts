@@ -83,7 +83,7 @@ describe('notifications of a paper run', () => {
 
     const fill = await waitUntil(`a fill notification${why()}`, () => hook.events().find((e) => e.type === 'fill'), 90_000);
     expect(fill).toMatchObject({ instance: 'dca-notify', kind: 'swap', in: { symbol: 'SOL', amount: '20000000', decimals: 9 }, out: { symbol: 'USDC', decimals: 6 }, priceUnit: 'USD/SOL', signature: expect.any(String) });
-    expect(hook.bodies.find((b) => b.events.includes(fill))?.text).toMatch(/filled dca-notify: swap 0\.02 SOL → [\d.]+ USDC @ [\d.]+ USD\/SOL \(sig \w{8}…\)/);
+    expect(hook.bodies.find((b) => b.events.includes(fill))?.text).toMatch(/filled dca-notify: swap 0\.02 SOL → [\d.]+ USDC @ [\d.]+ USD\/SOL \(sig \w{4}…\w{4}\)/);
     const claim = await waitUntil(`a claim notification${why()}`, () => hook.events().find((e) => e.type === 'claim'), 90_000);
     expect(claim).toMatchObject({ instance: KEEPER_INSTANCE, signature: expect.any(String), reason: expect.stringContaining(market.marketId) });
 

@@ -15,27 +15,27 @@ const SIG = '4xKq9TJm2Hc8qJ1n7k8W5xkQwBaz3d6mQ5f2Xo7mUvP1tq7yWJv3e9K6c2N8s4R1';
 describe('the human console', () => {
   it('shows a swap fill in human units with its price and signature', () => {
     const rec = { level: 30, time: T, service: 'jup-keeper', component: 'landings', msg: 'filled', instance: 'dca-sol-usdc', intent: 'i1', kind: 'swap', signature: SIG, in: { mint: SOL, symbol: 'SOL', amount: '50000000', decimals: 9 }, out: { mint: USDC, symbol: 'USDC', amount: '7410000', decimals: 6 }, price: 148.2, priceUnit: 'USD/SOL', usd: 7.41, feeLamports: '5000' };
-    expect(formatRecord(rec)).toBe('06:01:02 filled  dca-sol-usdc  swap 0.05 SOL → 7.41 USDC @ 148.20 USD/SOL  sig 4xKq9TJm…\n');
+    expect(formatRecord(rec)).toBe('06:01:02 filled  dca-sol-usdc  swap 0.05 SOL → 7.41 USDC @ 148.20 USD/SOL  sig 4xKq…s4R1\n');
   });
 
   it('shows a buy the other way round at USD per token, and large and small amounts readably', () => {
     const rec = { level: 30, time: T, msg: 'filled', instance: 'ladder', kind: 'swap', signature: SIG, in: { mint: USDC, symbol: 'USDC', amount: '1234567891', decimals: 6 }, out: { mint: JUP, symbol: 'JUP', amount: '1543210', decimals: 6 }, price: 800.0, priceUnit: 'USD/JUP' };
-    expect(formatRecord(rec)).toBe('06:01:02 filled  ladder  swap 1,234.57 USDC → 1.5432 JUP @ 800.00 USD/JUP  sig 4xKq9TJm…\n');
+    expect(formatRecord(rec)).toBe('06:01:02 filled  ladder  swap 1,234.57 USDC → 1.5432 JUP @ 800.00 USD/JUP  sig 4xKq…s4R1\n');
     const tiny = { level: 30, time: T, msg: 'filled', instance: 'p', kind: 'swap', signature: null, in: { mint: SOL, symbol: 'SOL', amount: '1234', decimals: 9 }, out: { mint: JUP, symbol: 'JUP', amount: '15', decimals: 6 }, price: 0.01215, priceUnit: 'JUP/SOL' };
     expect(formatRecord(tiny)).toBe('06:01:02 filled  p  swap 0.000001234 SOL → 0.000015 JUP @ 0.01215 JUP/SOL\n');
   });
 
   it('shows an order or a deposit with its one amount', () => {
     const rec = { level: 30, time: T, msg: 'filled', instance: 'idle-yield', kind: 'lend.deposit', signature: SIG, in: { mint: 'JuprjznTrTSp2UFa3ZBUFgwdAmtZCq4MQCwysN55USD', symbol: 'JupUSD', amount: '100000000', decimals: 6 } };
-    expect(formatRecord(rec)).toBe('06:01:02 deposited  idle-yield  lend.deposit 100.00 JupUSD  sig 4xKq9TJm…\n');
+    expect(formatRecord(rec)).toBe('06:01:02 deposited  idle-yield  lend.deposit 100.00 JupUSD  sig 4xKq…s4R1\n');
     // An order placed is not filled yet: its fills come later, from the venue.
     const order = { level: 30, time: T, msg: 'filled', instance: 'ladder', kind: 'trigger.create', signature: SIG, in: { mint: USDC, symbol: 'USDC', amount: '10000000', decimals: 6 }, out: { mint: SOL, symbol: 'SOL', amount: '55480000', decimals: 9 }, price: 180.25, priceUnit: 'USD/SOL' };
-    expect(formatRecord(order)).toMatch(/^06:01:02 placed {2}ladder {2}trigger\.create 10\.00 USDC → 0\.05548 SOL @ 180\.25 USD\/SOL {2}sig 4xKq9TJm…\n$/);
+    expect(formatRecord(order)).toMatch(/^06:01:02 placed {2}ladder {2}trigger\.create 10\.00 USDC → 0\.05548 SOL @ 180\.25 USD\/SOL {2}sig 4xKq…s4R1\n$/);
   });
 
   it('shows a claim with what it claimed', () => {
     const rec = { level: 30, time: T, msg: 'claimed', instance: 'keeper', kind: 'prediction.claim', signature: SIG, reason: 'claim $10.2 of a settled winning position in POLY-1' };
-    expect(formatRecord(rec)).toBe('06:01:02 claimed  keeper  claim $10.2 of a settled winning position in POLY-1  sig 4xKq9TJm…\n');
+    expect(formatRecord(rec)).toBe('06:01:02 claimed  keeper  claim $10.2 of a settled winning position in POLY-1  sig 4xKq…s4R1\n');
   });
 
   it('shows the summary: trades, volume, fees, P&L, claims, refusals', () => {
@@ -105,7 +105,7 @@ describe('the human console', () => {
     const pretty = createLogger({ destination: { write: (s: string) => sink.write(s) }, format: 'pretty' });
     pretty.info({ instance: 'dca', kind: 'swap', signature: SIG, in: { mint: SOL, symbol: 'SOL', amount: '50000000', decimals: 9 }, out: { mint: USDC, symbol: 'USDC', amount: '7410000', decimals: 6 }, price: 148.2, priceUnit: 'USD/SOL' }, 'filled');
     pretty.info({ intent: 'x' }, 'landed');
-    expect(lines.join('')).toMatch(/^\d\d:\d\d:\d\d filled {2}dca {2}swap 0\.05 SOL → 7\.41 USDC @ 148\.20 USD\/SOL {2}sig 4xKq9TJm…\n$/);
+    expect(lines.join('')).toMatch(/^\d\d:\d\d:\d\d filled {2}dca {2}swap 0\.05 SOL → 7\.41 USDC @ 148\.20 USD\/SOL {2}sig 4xKq…s4R1\n$/);
     const json: string[] = [];
     createLogger({ destination: { write: (s: string) => void json.push(s) }, format: 'json' }).info({ instance: 'dca' }, 'filled');
     expect(JSON.parse(json.join(''))).toMatchObject({ msg: 'filled', instance: 'dca', level: 30 });

@@ -8,7 +8,8 @@ import { intInRange } from '../args.js';
 import type { CliContext } from '../context.js';
 import { formatTable } from '../output.js';
 import { withLocatedKeeper } from './locate.js';
-import { clip, formatAge, nothingStored, prefixInUse, shortId, withRedisArgs, type RedisArgs } from './redisArgs.js';
+import { clip, formatAge, nothingStored, prefixInUse, withRedisArgs, type RedisArgs } from './redisArgs.js';
+import { shortId } from '../../lib/fills.js';
 
 interface IntentsOptions extends RedisArgs {
   state?: IntentState;

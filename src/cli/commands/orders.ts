@@ -7,7 +7,8 @@ import type { RecurringOrder } from '../../jupiter/recurring/index.js';
 import type { PredictionOrder } from '../../jupiter/prediction/index.js';
 import { parseAddress } from '../args.js';
 import type { CliContext } from '../context.js';
-import { formatDuration, formatIsoTime, formatMarketTitle, formatMicroUsd, formatUnixTime, mintLabel } from '../format.js';
+import { formatDuration } from '../../config/duration.js';
+import { formatIsoTime, formatMarketTitle, formatMicroUsd, formatUnixTime, mintLabel } from '../format.js';
 import { formatTable } from '../output.js';
 import { withJson, type JsonFlag } from './shared.js';
 
@@ -100,7 +101,7 @@ function recurringRow(o: RecurringOrder): Row {
     const left = o.inLeft !== undefined ? `${o.inLeft} ${inSym} left` : `${o.inUsed} of ${o.inDeposited} ${inSym} used`;
     return ['recurring', o.orderKey, pair(o.inputMint, o.outputMint), `price-based, ${left}`, o.status, formatIsoTime(o.createdAt)];
   }
-  const order = `${o.inAmountPerCycle} ${inSym} every ${formatDuration(o.cycleFrequency)}, ${o.inUsed} of ${o.inDeposited} used`;
+  const order = `${o.inAmountPerCycle} ${inSym} every ${formatDuration(o.cycleFrequency * 1000)}, ${o.inUsed} of ${o.inDeposited} used`;
   return ['recurring', o.orderKey, pair(o.inputMint, o.outputMint), order, o.userClosed ? 'closed' : 'active', formatIsoTime(o.createdAt)];
 }
 

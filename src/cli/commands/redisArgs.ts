@@ -134,12 +134,6 @@ export function formatAge(ms: number): string {
   return `${Math.floor(s / 86_400)}d`;
 }
 
-/** A long id or signature abbreviated for a table cell ("5VER…x9Qa"). */
-export function shortId(text: string | null | undefined, keep = 4): string {
-  if (!text) return '-';
-  return text.length > keep * 2 + 1 ? `${text.slice(0, keep)}…${text.slice(-keep)}` : text;
-}
-
 /** Text cut to `max` characters with an ellipsis. */
 export function clip(text: string | null | undefined, max = 60): string {
   if (!text) return '-';

@@ -4,11 +4,13 @@ import { formatUnits } from '../../lib/amounts.js';
 import { knownByMint } from '../../lib/mints.js';
 import { readStatus, type Pnl, type StatusDocument } from '../../store/status.js';
 import type { CliContext } from '../context.js';
-import { formatDuration, formatMicroUsd, formatUsd, mintLabel } from '../format.js';
+import { formatDuration } from '../../config/duration.js';
+import { formatMicroUsd, formatUsd, mintLabel } from '../format.js';
 import { formatFields, formatTable } from '../output.js';
 import { withLocatedKeeper, type LocatedKeeper } from './locate.js';
 import { renderKeeperJobs } from './statusKeeper.js';
-import { clip, formatAge, nothingStored, prefixInUse, safeRedisUrl, shortId, withRedisArgs, type RedisArgs } from './redisArgs.js';
+import { clip, formatAge, nothingStored, prefixInUse, safeRedisUrl, withRedisArgs, type RedisArgs } from './redisArgs.js';
+import { shortId } from '../../lib/fills.js';
 
 /**
  * What `status` prints: the status read model (src/store/status.ts, which the dashboard serves too) and, when no
@@ -79,7 +81,7 @@ export function renderStatus(doc: StatusView): string {
   if (doc.strategies.length > 0) {
     const rows = doc.strategies.map((s) => {
       const d = s.lastDecision;
-      const schedule = 'every' in s.schedule ? `every ${s.schedule.every % 1000 === 0 ? formatDuration(s.schedule.every / 1000) : `${s.schedule.every}ms`}` : `cron ${s.schedule.cron}${s.schedule.tz ? ` ${s.schedule.tz}` : ''}`;
+      const schedule = 'every' in s.schedule ? `every ${formatDuration(s.schedule.every)}` : `cron ${s.schedule.cron}${s.schedule.tz ? ` ${s.schedule.tz}` : ''}`;
       const intents = d?.intents.map((i) => `${i.kind} ${i.state}`).join(', ') || '-';
       const next = !doc.heartbeat.alive ? 'stopped' : s.nextRunAt === null ? '-' : s.nextRunAt <= doc.at ? 'due now' : `in ${formatAge(s.nextRunAt - doc.at + 999)}`;
       return [s.id, `${s.strategy}${s.version ? `@${s.version}` : ''}`, schedule, d ? ago(d.at) : 'never', next, d?.outcome ?? '-', intents, clip(d?.message ?? d?.intents.find((i) => i.reason)?.reason, 50)];

@@ -2,7 +2,8 @@ import { KEEPER_TASKS } from '../../engine/keeperPorts.js';
 import { formatUnits } from '../../lib/amounts.js';
 import type { KeeperStatusData } from '../../store/keeperStore.js';
 import { formatTable } from '../output.js';
-import { clip, shortId } from './redisArgs.js';
+import { clip } from './redisArgs.js';
+import { shortId } from '../../lib/fills.js';
 
 /** What `status` shows of the keeper jobs: each job's last run, the latest claims made, and the last sweep. */
 export type KeeperJobsDocument = KeeperStatusData;

@@ -9,7 +9,8 @@ import type { CliContext } from '../context.js';
 import { formatUsd } from '../format.js';
 import { formatTable } from '../output.js';
 import { withLocatedKeeper, type LocatedKeeper } from './locate.js';
-import { nothingStored, prefixInUse, shortId, withRedisArgs, type RedisArgs } from './redisArgs.js';
+import { nothingStored, prefixInUse, withRedisArgs, type RedisArgs } from './redisArgs.js';
+import { shortId } from '../../lib/fills.js';
 
 interface TradesOptions extends RedisArgs {
   since?: number;

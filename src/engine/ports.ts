@@ -33,6 +33,34 @@ export interface WalletData {
   recurring: RecurringOrderView[];
   lend: LendPositionView[];
   prediction: PredictionPositionView[];
+  /**
+   * The products' share tokens among `holdings` (Lend Earn's jlTokens), each valued from the chain; absent in
+   * snapshots of earlier versions. A holding listed here is worth its underlying, not a price of its own.
+   */
+  shareTokens?: readonly ShareTokenData[] | undefined;
+}
+
+/**
+ * A product's share token the wallet holds, named and valued from the chain: a Lend Earn jlToken is worth its shares
+ * times the exchange price its market's `lending` account holds, in the underlying asset.
+ */
+export interface ShareTokenData {
+  /** The share token's mint. */
+  mint: string;
+  /** Its name, e.g. "jlUSDC". */
+  symbol: string;
+  /** The product that issued it. */
+  product: 'lend';
+  /** The underlying asset's mint. */
+  asset: string;
+  /** The account the exchange price was read from (the market's `lending` account). */
+  account: string;
+  /** Base units of the share token held. */
+  shares: bigint;
+  /** Base units of the asset one share is worth, scaled by 1e12 (the `lending` account's tokenExchangePrice). */
+  exchangePrice: bigint;
+  /** What the shares are worth, base units of the asset: shares × exchangePrice / 1e12, rounded down. */
+  underlyingAssets: bigint;
 }
 
 /** Reads the snapshots. */

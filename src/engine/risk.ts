@@ -257,14 +257,14 @@ function countPurchase(intent: Intent, usd: number, prediction: PredictionData |
   }
 }
 
-/** USD of a token in the wallet and in what rests in its orders and deposits; undefined without a price. */
+/** USD of a token in the wallet and in its lend deposits (at the chain's exchange price); undefined without a price. */
 function heldUsd(mint: string, inputs: Omit<RiskInputs, 'instance'>): number | undefined {
   const price = inputs.market.prices[mint];
   if (!price || !(price.usd > 0)) return undefined;
   const { wallet } = inputs;
   let amount = mint === WSOL_MINT ? wallet.lamports : 0n;
   for (const h of wallet.holdings) if (h.mint === mint) amount += h.amount;
-  for (const l of wallet.lend) if (l.asset === mint) amount += l.underlyingAssets;
+  for (const s of wallet.shareTokens ?? []) if (s.asset === mint) amount += s.underlyingAssets;
   return (Number(amount) / 10 ** price.decimals) * price.usd;
 }
 

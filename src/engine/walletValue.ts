@@ -10,27 +10,34 @@ export interface WalletValue {
 
 /**
  * What the wallet is worth at the feed's prices: SOL, token holdings, what rests in its trigger and recurring
- * orders, its Lend Earn deposits, and its prediction positions (a settled winner at $1 a contract, an open one at
- * the price it could be sold at now, else at its cost, a loser at nothing). A mint without a price is named, not
- * guessed: a sudden gap in the feed must not read as a loss.
+ * orders, and its prediction positions (a settled winner at $1 a contract, an open one at the price it could be sold
+ * at now, else at its cost, a loser at nothing). A product's share token (a Lend Earn deposit's jlTokens) is worth
+ * the underlying the chain says its shares are (`wallet.shareTokens`) at the underlying's price; what the venue's
+ * lend API says they are worth (`wallet.lend`) is not counted. A mint without a price is named, not guessed: a
+ * sudden gap in the feed must not read as a loss.
  */
 export function walletValueUsd(market: MarketData, wallet: WalletData, prediction?: PredictionData): WalletValue {
   const unpriced = new Set<string>();
   let usd = 0;
-  const add = (mint: string, amount: bigint) => {
+  const add = (mint: string, amount: bigint, named = mint) => {
     if (amount <= 0n) return;
     const p = market.prices[mint];
     if (!p || !(p.usd > 0)) {
-      unpriced.add(mint);
+      unpriced.add(named);
       return;
     }
     usd += (Number(amount) / 10 ** p.decimals) * p.usd;
   };
+  const shares = new Map(wallet.shareTokens?.map((s) => [s.mint, s]));
   add(WSOL_MINT, wallet.lamports);
-  for (const h of wallet.holdings) add(h.mint, h.amount);
+  for (const h of wallet.holdings) {
+    const share = shares.get(h.mint);
+    // Valued at the underlying's price, or named (the share token held) when the underlying has none.
+    if (share) add(share.asset, share.underlyingAssets, h.mint);
+    else add(h.mint, h.amount);
+  }
   for (const o of wallet.trigger) add(o.inputMint, o.remainingMakingAmount);
   for (const o of wallet.recurring) add(o.inputMint, o.inDeposited - o.inUsed);
-  for (const l of wallet.lend) add(l.asset, l.underlyingAssets);
   const markets = new Map(prediction?.events.flatMap((e) => e.markets.map((m) => [m.marketId, m] as const)) ?? []);
   for (const p of wallet.prediction) {
     if (p.claimed) continue;

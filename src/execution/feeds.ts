@@ -8,6 +8,7 @@ import { knownByMint, WSOL_MINT } from '../lib/mints.js';
 import type { MarketView } from '../sdk/context.js';
 import type { SolanaRpc } from '../solana/rpc.js';
 import type { MarketSnapshot, PredictionSnapshot, SnapshotStore, WalletSnapshot } from '../store/snapshots.js';
+import { LendShareReader } from './lendShares.js';
 
 const TOKEN_PROGRAM = new PublicKey('TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA');
 const TOKEN_2022_PROGRAM = new PublicKey('TokenzQdBNbLqP5VEhdkAS6EPFLC1PHnBqCXEpPxuEb');
@@ -40,9 +41,11 @@ export class Feeds {
   private readonly now: () => number;
   /** Watched market ids the venue answered 404 for (warned once each). */
   private readonly missingMarkets = new Set<string>();
+  private readonly lendShares: LendShareReader;
 
   constructor(private readonly deps: FeedDeps) {
     this.now = deps.now ?? Date.now;
+    this.lendShares = new LendShareReader({ jup: deps.jup, rpc: deps.rpc, logger: deps.logger, now: this.now });
   }
 
   /** Prices and token facts of the watched mints. */
@@ -59,7 +62,10 @@ export class Feeds {
     return snapshot;
   }
 
-  /** The wallet: SOL and token balances from the chain, open orders and positions from the venue. */
+  /**
+   * The wallet: SOL and token balances from the chain, open orders and positions from the venue, and the lend share
+   * tokens among the balances valued at the exchange price their lending account holds on chain (LendShareReader).
+   */
   async refreshWallet(address: string): Promise<WalletSnapshot> {
     const { jup, rpc } = this.deps;
     const owner = new PublicKey(address);
@@ -97,7 +103,9 @@ export class Feeds {
         holdings.set(info.mint, { mint: info.mint, amount: (prev?.amount ?? 0n) + info.amount, decimals: info.decimals });
       }
     }
-    const [trigger, recurring, lend, prediction] = await Promise.all([
+    const [shareTokens, trigger, recurring, lend, prediction] = await Promise.all([
+      // A failure leaves the shares unvalued (tokens without a price), never valued at what the venue says.
+      part('lend-shares', [], () => this.lendShares.read([...holdings.values()])),
       part('trigger', previous?.trigger ?? [], async () => {
         // 10 orders a page: every page, or a strategy would not see its eleventh order and place it again.
         const orders = [];
@@ -131,7 +139,7 @@ export class Feeds {
     // Every read is done: an intent decided after this was sent after them (see walletUnsure in engine/context.ts).
     const readAt = this.now();
     const sent = before && (await this.sentDuring(before.sent, before.settled).catch(() => undefined));
-    const snapshot: WalletSnapshot = { at, readAt, ...(sent ? { sent } : {}), address, lamports, holdings: [...holdings.values()], trigger, recurring, lend, prediction, errors };
+    const snapshot: WalletSnapshot = { at, readAt, ...(sent ? { sent } : {}), address, lamports, holdings: [...holdings.values()], trigger, recurring, lend, prediction, shareTokens, errors };
     await this.deps.snapshots.write('wallet', snapshot);
     return snapshot;
   }

@@ -64,6 +64,8 @@ export const walletSnapshotSchema = z.object({
   recurring: z.array(z.object({ order: z.string(), inputMint: z.string(), outputMint: z.string(), inDeposited: big, inUsed: big, outReceived: big })),
   lend: z.array(z.object({ asset: z.string(), shares: big, underlyingAssets: big })),
   prediction: z.array(z.object({ positionPubkey: z.string(), marketId: z.string(), isYes: z.boolean(), contractsMicro: big, avgPriceMicroUsd: big.nullable(), claimable: z.boolean(), claimed: z.boolean() })),
+  /** The products' share tokens among the holdings, valued from the chain (ShareTokenData); absent before they were read. */
+  shareTokens: z.array(z.object({ mint: z.string(), symbol: z.string(), product: z.literal('lend'), asset: z.string(), account: z.string(), shares: big, exchangePrice: big, underlyingAssets: big })).optional(),
   /** Feeds that failed on the last run, with why; the rest of the snapshot is still fresh. */
   errors: z.record(z.string(), z.string()).default({}),
 });

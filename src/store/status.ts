@@ -49,6 +49,8 @@ interface Balance {
   amount: bigint;
   decimals: number;
   ui: string;
+  /** A product's share token (a Lend Earn jlToken): what it is worth, at the exchange price its account holds on chain. */
+  worth?: { asset: string; assetSymbol: string | null; assetAmount: bigint; ui: string; exchangePrice: bigint; usd: number | null };
 }
 /** A strategy's (or the total) realised P&L of swaps, USD, its volume and fill count. */
 export interface Pnl {
@@ -159,7 +161,7 @@ export async function readStatus(redis: Redis, loc: { redisUrl: string; prefix: 
     keeper: { startedAt: meta.startedAt ?? null, config: meta.config ?? null },
     venue: meta.venue ? { kind: meta.venue, url: meta.venueUrl ?? null, rpcUrl: meta.rpcUrl ?? null } : null,
     wallet: address ? { address } : null,
-    balances: wallet ? { at: wallet.at, sol: { lamports: wallet.lamports, ui: formatUnits(wallet.lamports, 9) }, tokens: wallet.holdings.map((h) => ({ mint: h.mint, symbol: symbolOf(h.mint, market), amount: h.amount, decimals: h.decimals, ui: formatUnits(h.amount, h.decimals) })) } : null,
+    balances: wallet ? { at: wallet.at, sol: { lamports: wallet.lamports, ui: formatUnits(wallet.lamports, 9) }, tokens: wallet.holdings.map((h) => balanceOf(h, market, wallet)) } : null,
     killSwitch: { engaged: halted !== null, mode: halted?.mode ?? null, reason: halted?.reason ?? null, by: halted?.by ?? null, at: halted && halted.at > 0 ? halted.at : null },
     strategies,
     intents: { total: INTENT_STATES.reduce((t, s) => t + byState[s], 0), byState },
@@ -220,6 +222,17 @@ async function nextEvaluations(redis: Redis, prefix: string): Promise<Map<string
     if (prev === undefined || at < prev) out.set(m[1]!, at);
   }
   return out;
+}
+
+/** A holding in human units; a share token named and valued as the wallet feed read it from the chain. */
+function balanceOf(h: WalletSnapshot['holdings'][number], market: MarketSnapshot | undefined, wallet: WalletSnapshot): Balance {
+  const balance = { mint: h.mint, symbol: symbolOf(h.mint, market), amount: h.amount, decimals: h.decimals, ui: formatUnits(h.amount, h.decimals) };
+  const share = wallet.shareTokens?.find((s) => s.mint === h.mint);
+  if (!share) return balance;
+  const price = market?.prices[share.asset];
+  const decimals = price?.decimals ?? knownByMint(share.asset)?.decimals ?? market?.tokens[share.asset]?.decimals;
+  const worth = { asset: share.asset, assetSymbol: symbolOf(share.asset, market), assetAmount: share.underlyingAssets, ui: decimals === undefined ? `${share.underlyingAssets}` : formatUnits(share.underlyingAssets, decimals), exchangePrice: share.exchangePrice };
+  return { ...balance, symbol: share.symbol, worth: { ...worth, usd: price && price.usd > 0 ? (Number(share.underlyingAssets) / 10 ** price.decimals) * price.usd : null } };
 }
 
 /** A mint's symbol: the known table's, else the market snapshot's token facts; null when neither has one. */

@@ -1,4 +1,5 @@
 import { CommanderError } from 'commander';
+import { ConfigError } from '../config/index.js';
 import { KeeperError } from '../lib/errors.js';
 import { ForbiddenError, RateLimitError, UnauthorizedError } from '../jupiter/errors.js';
 import type { CliOutput } from './output.js';
@@ -31,14 +32,21 @@ function oneLine(text: string): string {
 
 /**
  * Reports an error that ended a command and returns the exit status. Commander's own errors were already printed
- * by commander. Jupiter and other keeper errors print `error: <message> (<code>)`, never a stack trace unless
- * `debug`; anything else prints one line. All text goes through the output's secret filter.
+ * by commander. A config error prints `error: <file> is invalid (<n> problems):` and one problem a line; Jupiter and
+ * other keeper errors print `error: <message> (<code>)`, never a stack trace unless `debug`; anything else prints one
+ * line. All text goes through the output's secret filter.
  */
 export function reportError(err: unknown, io: CliOutput, debug: boolean): number {
   if (err instanceof CommanderError) return err.exitCode === 0 ? EXIT_OK : EXIT_USAGE;
   if (err instanceof UsageError) {
     io.err(`error: ${oneLine(err.message)}\n`);
     return EXIT_USAGE;
+  }
+  if (err instanceof ConfigError) {
+    // Every problem on a line of its own, the file first: the list is the whole message, with nothing after it.
+    io.err(`error: ${err.message}\n`);
+    if (debug && err.stack) io.err(`${err.stack}\n`);
+    return EXIT_FAILURE;
   }
   if (err instanceof KeeperError) {
     io.err(`error: ${oneLine(err.message)} (${err.code})\n`);

@@ -4,6 +4,7 @@ import { dirname, resolve } from 'node:path';
 import type { AnyStrategy, Watches } from '../sdk/strategy.js';
 import { deepFreeze } from '../sdk/context.js';
 import { UNKNOWN_SYMBOL_PARAM, withSymbolLookups, type SymbolLookups } from '../sdk/symbols.js';
+import { didYouMean, isMissing, knownFields, missingMessage, nearestName } from '../lib/suggest.js';
 import { envSchema, type KeeperEnv } from './env.js';
 import { ConfigError, type ConfigIssue } from './errors.js';
 import { configSchema, type RawKeeperConfig } from './schema.js';
@@ -75,9 +76,10 @@ export interface KeeperConfig extends Omit<RawKeeperConfig, 'strategies'> {
 // Field names that hold secrets. `seed` alone is the simulator's seed, `token` alone may name a mint: not secrets.
 const SECRET_KEY_NAMES = /^((x-)?api[-_]?key|(secret|private)([-_]?key)?|password|passphrase|mnemonic|seed[-_]?phrase|keypair|client[-_]?secret|(api|auth|access|bearer|bot)[-_]?token)$/i;
 
-// zod says "expected object, received undefined" for a missing field; "required" says what to do.
+// zod says "expected object, received undefined" for a missing field; "missing" says what is wrong. A field whose
+// schema has a message of its own is told missing by describe(), which sees the data.
 const PARSE_OPTIONS = {
-  error: (iss: z.core.$ZodRawIssue) => (iss.code === 'invalid_type' && iss.input === undefined ? `required (${iss.expected})` : undefined),
+  error: (iss: z.core.$ZodRawIssue) => (iss.code === 'invalid_type' && iss.input === undefined ? `missing (expected ${iss.expected})` : undefined),
 };
 
 /**
@@ -139,9 +141,9 @@ export function parseConfig(text: string, file: string, registry: StrategyRegist
 
   const found: ConfigIssue[] = [];
   const envResult = envSchema.safeParse(env, PARSE_OPTIONS);
-  if (!envResult.success) found.push(...toIssues(envResult.error, ['(env)']));
+  if (!envResult.success) found.push(...toIssues(envResult.error, ['(env)'], envSchema, env));
   const parsed = configSchema.safeParse(data ?? {}, PARSE_OPTIONS);
-  if (!parsed.success) found.push(...toIssues(parsed.error, []));
+  if (!parsed.success) found.push(...toIssues(parsed.error, [], configSchema, data ?? {}));
 
   // Fix: these checks used to run only once the whole file parsed, so a file with a typo in one section hid its
   // duplicate ids, missing wallet and broken strategy params until the next run. They now run on every section
@@ -282,14 +284,14 @@ function checkStrategies(entries: readonly StrategyEntry[], registry: StrategyRe
     }
     const definition = registry.get(strategy);
     if (!definition) {
-      issues.push({ path: `strategies[${i}].strategy`, message: `unknown strategy ${JSON.stringify(strategy)}; known: ${registry.names().join(', ')}; or a module of your own: ./path/to/file.ts` });
+      issues.push({ path: `strategies[${i}].strategy`, message: `unknown strategy ${JSON.stringify(strategy)}${nearMiss(strategy, registry.names())}; known: ${registry.names().join(', ')}; or a module of your own: ./path/to/file.ts` });
       continue;
     }
     // Strategies that read symbols through resolveMint themselves (rebalance's weights) report them through the scope.
     const { result: params, unknownSymbols } = withSymbolLookups(symbols, () => definition.params.safeParse(raw, PARSE_OPTIONS));
     for (const s of unknownSymbols) unknown.add(s);
     if (!params.success) {
-      const found = toIssues(params.error, ['strategies', i, 'params']);
+      const found = toIssues(params.error, ['strategies', i, 'params'], definition.params, raw);
       issues.push(...found);
       // A symbol that was looked up and names no single token, read by a strategy outside mintParam (whose issue
       // does not say why): the reason is reported once at the instance's params.
@@ -312,6 +314,12 @@ function checkStrategies(entries: readonly StrategyEntry[], registry: StrategyRe
   // Found or failed, a looked-up symbol is no longer one to look up.
   const unresolved = [...unknown].filter((s) => !symbols?.found.has(s) && !symbols?.failed.has(s));
   return { checked: out, unknownSymbols: unresolved };
+}
+
+/** ` (did you mean "dca-swap"?)` for a misspelt strategy name, or nothing. */
+function nearMiss(name: string, known: readonly string[]): string {
+  const near = nearestName(name, known);
+  return near === undefined ? '' : ` (did you mean ${JSON.stringify(near)}?)`;
 }
 
 /**
@@ -364,16 +372,29 @@ function hasCredential(value: string): boolean {
   }
 }
 
-/** One zod issue as config issues; a failed union reports its closest branch (the one with the fewest problems). */
-function toIssues(error: z.ZodError, prefix: Array<string | number>): ConfigIssue[] {
-  return error.issues.flatMap((issue) => describe(issue, prefix));
+/** What a parse was of: its schema and the data it read, for what zod's issues do not say (see describe). */
+interface Parsed {
+  schema: z.ZodType;
+  data: unknown;
 }
 
-function describe(issue: z.core.$ZodIssue, prefix: ReadonlyArray<string | number>): ConfigIssue[] {
-  const at = [...prefix, ...issue.path.map((p) => (typeof p === 'symbol' ? String(p) : p))];
+/** One zod issue as config issues; a failed union reports its closest branch (the one with the fewest problems). */
+function toIssues(error: z.ZodError, prefix: Array<string | number>, schema: z.ZodType, data: unknown): ConfigIssue[] {
+  return error.issues.flatMap((issue) => describe(issue, prefix, [], { schema, data }));
+}
+
+/**
+ * One zod issue at `within` (its place in the parsed data: a union's branches report theirs from the union) as config
+ * issues. An unknown field names the known one nearest to it; a field absent from the data is said to be missing,
+ * whatever its schema's own message (a custom check's "expected an integer amount" is about a value written).
+ */
+function describe(issue: z.core.$ZodIssue, prefix: ReadonlyArray<string | number>, within: ReadonlyArray<string | number>, parsed: Parsed): ConfigIssue[] {
+  const rel = [...within, ...issue.path.map((p) => (typeof p === 'symbol' ? String(p) : p))];
+  const at = [...prefix, ...rel];
   if (issue.code === 'unrecognized_keys') {
     const base = formatPath(at);
-    return issue.keys.map((k) => ({ path: base, message: `unknown field ${JSON.stringify(k)}`, unknownField: formatPath([...at, k]) }));
+    const known = knownFields(parsed.schema, rel);
+    return issue.keys.map((k) => ({ path: base, message: `unknown field ${JSON.stringify(k)}${didYouMean(k, known)}`, unknownField: formatPath([...at, k]) }));
   }
   // A record key that fails its own check (`wallet.fund.USCD`): zod's message is only "Invalid key in record".
   if (issue.code === 'invalid_key') return [{ path: formatPath(at), message: issue.issues[0]?.message ?? issue.message }];
@@ -381,10 +402,11 @@ function describe(issue: z.core.$ZodIssue, prefix: ReadonlyArray<string | number
     // Fix: this took the first branch's first problem, which is about a field the user never meant to write.
     const branches = issue.errors.filter((b) => b.length > 0);
     const closest = branches.reduce<z.core.$ZodIssue[] | undefined>((best, b) => (best === undefined || b.length < best.length ? b : best), undefined);
-    if (closest) return closest.flatMap((inner) => describe(inner, at));
+    if (closest) return closest.flatMap((inner) => describe(inner, prefix, rel, parsed));
   }
   const symbol: unknown = issue.code === 'custom' ? issue.params?.[UNKNOWN_SYMBOL_PARAM] : undefined;
-  return [{ path: formatPath(at), message: issue.message, ...(typeof symbol === 'string' ? { symbol } : {}) }];
+  const message = rel.length > 0 && isMissing(parsed.data, rel) ? missingMessage(issue.message) : issue.message;
+  return [{ path: formatPath(at), message, ...(typeof symbol === 'string' ? { symbol } : {}) }];
 }
 
 /** `['strategies', 0, 'schedule']` -> `strategies[0].schedule`. */

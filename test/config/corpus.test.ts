@@ -20,8 +20,15 @@ interface Case {
 const CASES: Record<string, Case> = {
   'amount-object.yaml': { problems: 1, expect: ['strategies[0].params.amount: expected an integer amount in base units'] },
   'clock-speed-word.yaml': { problems: 1, expect: ['venue.simulator.clockSpeed: Invalid input: expected number, received string'] },
-  'typo-stratgies.yaml': { problems: 2, expect: ['(root): unknown field "stratgies"', 'strategies: required'] },
-  'risk-unknown-field.yaml': { problems: 1, expect: ['risk: unknown field "maxNotionalUSD"'] },
+  'typo-stratgies.yaml': { problems: 2, expect: ['(root): unknown field "stratgies"; did you mean "strategies"?', 'strategies: missing (expected array)\n'] },
+  // A typo is answered with the nearest known name of that object: here the one it is a prefix of.
+  'risk-unknown-field.yaml': { problems: 1, expect: ['risk: unknown field "maxNotionalUSD"; did you mean "maxNotionalUsdPerIntent"?'] },
+  'typo-strategy-name.yaml': { problems: 1, expect: ['strategies[0].strategy: unknown strategy "dca-swp" (did you mean "dca-swap"?); known: dca, dca-swap, '] },
+  // A field left out or left empty is missing, whatever its schema says of a wrong value.
+  'dca-amount-missing.yaml': {
+    problems: 2,
+    expect: ['risk.maxSlippageBps: missing (expected number)\n', 'strategies[0].params.amount: missing (expected an integer amount in base units, as a string such as "1000000")'],
+  },
   // The known names are checked one by one: the list grows as built-in strategies are added.
   'unknown-strategy.yaml': { problems: 1, expect: ['strategies[0].strategy: unknown strategy "grid"; known: dca, dca-swap, ', 'idle-yield', 'prediction-edge', 'threshold-rebalance'] },
   'cron-minute-61.yaml': { problems: 1, expect: ['strategies[0].schedule.cron: invalid cron expression "61 * * * *": 61 is a invalid expression for minute'] },
@@ -56,12 +63,12 @@ const CASES: Record<string, Case> = {
   'live-without-rpc.yaml': { problems: 1, expect: ['venue.rpcUrl: a live venue needs a Solana RPC endpoint: set venue.rpcUrl or SOLANA_RPC_URL'] },
   'dca-amount-decimal.yaml': { problems: 1, expect: ['strategies[0].params.amount: expected a positive integer amount in base units (e.g. "1000000"), got "1.5"'] },
   'rebalance-weight-percent.yaml': { problems: 1, expect: ['strategies[0].params.targetBaseWeight: Too big: expected number to be <=1'] },
-  'empty.yaml': { problems: 3, expect: ['venue: required', 'wallet: required', 'strategies: required'] },
+  'empty.yaml': { problems: 3, expect: ['venue: missing (expected object)\n', 'wallet: missing (expected object)\n', 'strategies: missing (expected array)'] },
   'several-mistakes.yaml': {
     problems: 5,
     expect: [
       'venue.simulator.clockSpeed: Invalid input: expected number',
-      'risk: unknown field "maxSlippageBPS"',
+      'risk: unknown field "maxSlippageBPS"; did you mean "maxSlippageBps"?',
       'strategies[0].schedule.cron: invalid cron expression "61 * * * *"',
       'strategies[0].params.amount: expected a positive integer amount',
       'strategies[1].id: duplicate id "dca"',

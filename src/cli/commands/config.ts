@@ -4,7 +4,6 @@ import { ConfigError } from '../../config/index.js';
 import { loadConfigWithStrategies } from '../strategies.js';
 import { formatLookedUp } from '../symbols.js';
 import { configJsonSchema } from '../../config/jsonSchema.js';
-import { KeeperError } from '../../lib/errors.js';
 import { builtinStrategies } from '../../../strategies/index.js';
 import type { CliContext } from '../context.js';
 import type { KeeperConfig } from '../../config/index.js';
@@ -80,22 +79,16 @@ export function registerConfigCommands(program: Command, ctx: CliContext): void 
     .description('validate a config file and list every problem with its path; exit 1 when it is invalid')
     .argument('<file>', 'the YAML config file')
     .action(async (file: string) => {
-      try {
-        // Strategies of the user's own are loaded (each in its thread) and their params checked, then stopped.
-        // Symbols outside the known table are looked up in the token list of the venue the config names.
-        const { config, close, symbols } = await loadConfigWithStrategies(file, process.env, { lookUpSymbols: true });
-        await close();
-        await checkKeypair(config);
-        for (const s of symbols) ctx.io.out(`symbol ${formatLookedUp(s)} in the venue's token list\n`);
-        const n = config.strategies.length;
-        ctx.io.out(`ok: ${file} (${n} ${n === 1 ? 'strategy' : 'strategies'}: ${config.strategies.map((s) => s.id).join(', ')})\n`);
-        if (config.venue.kind === 'live') ctx.io.out(liveRoutesReport(config));
-      } catch (err) {
-        if (!(err instanceof ConfigError)) throw err;
-        // The full list, one problem a line; the error reporter below would fold it onto one line.
-        ctx.io.err(`${err.message}\n`);
-        throw new KeeperError(err.code, err.action, `${file}: ${err.issues.length} problem${err.issues.length === 1 ? '' : 's'} (listed above)`);
-      }
+      // Strategies of the user's own are loaded (each in its thread) and their params checked, then stopped.
+      // Symbols outside the known table are looked up in the token list of the venue the config names. A ConfigError
+      // lists every problem, one a line (src/cli/errors.ts).
+      const { config, close, symbols } = await loadConfigWithStrategies(file, process.env, { lookUpSymbols: true });
+      await close();
+      await checkKeypair(config);
+      for (const s of symbols) ctx.io.out(`symbol ${formatLookedUp(s)} in the venue's token list\n`);
+      const n = config.strategies.length;
+      ctx.io.out(`ok: ${file} (${n} ${n === 1 ? 'strategy' : 'strategies'}: ${config.strategies.map((s) => s.id).join(', ')})\n`);
+      if (config.venue.kind === 'live') ctx.io.out(liveRoutesReport(config));
     });
 
   group

@@ -6,8 +6,10 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { buildContext, sharedContext } from '../context.js';
 import { deepFreeze } from '../../sdk/context.js';
 import { UNKNOWN_SYMBOL_PARAM, withSymbolLookups, type SymbolLookups } from '../../sdk/symbols.js';
+import { didYouMean, isMissing, knownFields, missingMessage } from '../../lib/suggest.js';
 import type { AnyStrategy } from '../../sdk/strategy.js';
-import type { CheckResult, DecideResult, LogLine, Reply, Request, ThreadData } from './protocol.js';
+import type { z } from 'zod';
+import type { CheckResult, DecideResult, LogLine, ParamIssue, Reply, Request, ThreadData } from './protocol.js';
 
 const { moduleUrl, watch } = workerData as ThreadData;
 const running = new Float64Array(watch);
@@ -64,11 +66,22 @@ function unknownSymbol(issue: { code: string; params?: Record<string, unknown> |
   return typeof symbol === 'string' ? symbol : undefined;
 }
 
+/** One of zod's issues with a module's params as the config loader words them (src/config/load.ts, describe). */
+function paramIssues(s: AnyStrategy, params: unknown, issue: z.core.$ZodIssue): ParamIssue[] {
+  const path = issue.path.filter((p): p is string | number => typeof p !== 'symbol');
+  if (issue.code === 'unrecognized_keys') {
+    const known = knownFields(s.params, path);
+    return issue.keys.map((k) => ({ path, message: `unknown field ${JSON.stringify(k)}${didYouMean(k, known)}`, symbol: undefined }));
+  }
+  const message = path.length > 0 && isMissing(params, path) ? missingMessage(issue.message) : issue.message;
+  return [{ path, message, symbol: unknownSymbol(issue) }];
+}
+
 async function check(seq: number, entries: Array<{ index: number; params: unknown }>, symbols: SymbolLookups | undefined): Promise<Reply> {
   const s = await load();
   const results = entries.map(({ index, params }): CheckResult => {
     const { result: parsed } = withSymbolLookups(symbols, () => s.params.safeParse(params));
-    if (!parsed.success) return { index, ok: false, issues: parsed.error.issues.map((i) => ({ path: i.path.filter((p): p is string | number => typeof p !== 'symbol'), message: i.message, symbol: unknownSymbol(i) })) };
+    if (!parsed.success) return { index, ok: false, issues: parsed.error.issues.flatMap((i) => paramIssues(s, params, i)) };
     try {
       const watches = s.watches(parsed.data);
       if (!cloneable(parsed.data) || !cloneable(watches)) return { index, ok: false, issues: [{ path: [], message: 'the parsed params or watches() hold functions or other values that cannot be copied to the engine' }] };

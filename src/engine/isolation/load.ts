@@ -1,9 +1,10 @@
 // Loads the config's strategies of the user's own: one thread per module (host.ts), which imports it, says what
 // the strategy is, and parses each instance's params with the strategy's own schema. The engine's thread never
-// runs the module's code.
+// runs the module's code, and a module that imports anything but the SDK is refused before it runs (imports.ts).
 import { z } from 'zod';
 import { SDK_VERSION, type AnyStrategy, type Watches } from '../../sdk/strategy.js';
 import { StrategyHost, type IsolationLimits } from './host.js';
+import { importProblem } from './imports.js';
 import type { StrategyInfo } from './protocol.js';
 
 /** One instance to check: its index in the config, its module and its params as written. */
@@ -29,6 +30,13 @@ export async function loadUserStrategies(instances: readonly UserStrategyInstanc
   const hosts = new Map<string, StrategyHost>();
   await Promise.all(
     [...byFile].map(async ([file, mine]) => {
+      // The SDK-only rule, before any of the module's code runs. A file that cannot be read is left to the thread,
+      // whose import says why.
+      const foreign = await importProblem(file).catch(() => undefined);
+      if (foreign !== undefined) {
+        for (const m of mine) checks.set(m.index, { ok: false, issues: [{ path: ['strategy'], message: `the strategy module ${file} ${foreign}` }] });
+        return;
+      }
       const host = new StrategyHost(file, limits);
       const failAll = async (message: string): Promise<void> => {
         for (const m of mine) checks.set(m.index, { ok: false, issues: [{ path: ['strategy'], message }] });

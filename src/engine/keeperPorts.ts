@@ -48,7 +48,49 @@ export interface VenueOrder {
   position: string | null;
   /** Unix ms when it opened, when known. */
   createdAt: number | null;
+  /**
+   * Its fills as the venue lists them (trigger and recurring orders carry their trades), oldest first; undefined
+   * where the listing has none (prediction orders: their fills are read with `predictionFills`).
+   */
+  fills?: VenueFill[] | undefined;
 }
+
+/** One token amount of a fill, in base units; `decimals` when the venue or the known mints tell them. */
+export interface VenueAmount {
+  mint: string;
+  amount: bigint;
+  decimals: number | null;
+}
+
+/** One fill of a resting order, as the venue reports it: what the order paid and received, and the venue's fee. */
+export type VenueFill =
+  | {
+      product: 'trigger' | 'recurring';
+      /** The fill's transaction (the venue's keeper signs it). */
+      signature: string;
+      /** Unix ms, when the venue says. */
+      at: number | null;
+      paid: VenueAmount;
+      received: VenueAmount;
+      /** The venue's fee, taken out of what the order received (null when the venue reports none). */
+      fee: VenueAmount | null;
+    }
+  | {
+      product: 'prediction';
+      signature: string;
+      at: number | null;
+      side: 'buy' | 'sell';
+      marketId: string;
+      isYes: boolean;
+      /** Contracts filled, micro-contracts (1,000,000 = one). */
+      contractsMicro: bigint;
+      /** What the fill cost with its fee (a buy) or paid out net of it (a sell), micro-USD. */
+      usdMicro: bigint;
+      /** The fill's average price per contract, micro-USD. */
+      priceMicroUsd: bigint | null;
+      /** The venue's fee, micro-USD. */
+      feeMicroUsd: bigint | null;
+    };
 
 /** One of the wallet's prediction positions as the venue reports it. */
 export interface VenuePosition {
@@ -82,6 +124,11 @@ export interface VenuePort {
   endedOrders(product: 'trigger' | 'recurring', wanted: (o: VenueOrder) => boolean, count: number): Promise<VenueOrder[]>;
   /** A prediction order's status by its history (ended ones too); undefined when the venue has none yet. */
   predictionOrder(order: string): Promise<VenueOrder | undefined>;
+  /**
+   * The fills of these prediction orders from the wallet's history, oldest first by order; reads back no further
+   * than `since` (unix ms).
+   */
+  predictionFills(orders: ReadonlySet<string>, since: number): Promise<Map<string, VenueFill[]>>;
   /** The wallet's prediction positions the venue still lists (every page). */
   positions(): Promise<VenuePosition[]>;
   /** Token accounts whose owner is `authority` (an order account's escrows), with what they hold. */
@@ -101,6 +148,8 @@ export interface VenueOrderRecord {
   checkedAt: number | null;
   /** Unix ms when its status last changed. */
   changedAt: number | null;
+  /** Signatures of the order's fills already announced (a console line and a log record each); absent on older records. */
+  fills?: string[] | undefined;
 }
 
 /** An intent record as the keeper jobs read it. */

@@ -1,11 +1,13 @@
 import { PublicKey } from '@solana/web3.js';
-import type { EscrowHolding, VenueOrder, VenueOrderStatus, VenuePort, VenuePosition, VenueProduct } from '../engine/keeperPorts.js';
+import type { EscrowHolding, VenueAmount, VenueFill, VenueOrder, VenueOrderStatus, VenuePort, VenuePosition, VenueProduct } from '../engine/keeperPorts.js';
 import { NotFoundError } from '../jupiter/errors.js';
 import type { JupiterClient } from '../jupiter/client.js';
+import type { PredictionHistoryEvent } from '../jupiter/prediction/getPredictionHistory.js';
 import type { PredictionOrder } from '../jupiter/prediction/getPredictionOrder.js';
 import type { PredictionOrderStatus } from '../jupiter/prediction/getPredictionOrderStatus.js';
 import type { RecurringOrder } from '../jupiter/recurring/getRecurringOrders.js';
-import type { TriggerOrder } from '../jupiter/trigger/getTriggerOrders.js';
+import type { OrderTrade, TriggerOrder } from '../jupiter/trigger/getTriggerOrders.js';
+import { knownByMint } from '../lib/mints.js';
 import type { SolanaRpc } from '../solana/rpc.js';
 
 const TOKEN_PROGRAMS = [new PublicKey('TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA'), new PublicKey('TokenzQdBNbLqP5VEhdkAS6EPFLC1PHnBqCXEpPxuEb')];
@@ -49,6 +51,22 @@ export class VenueReader implements VenuePort {
     }
     const status = endedPredictionStatus(s);
     return status ? { product: 'prediction', order, status, openTx: openSignature(s), position: null, createdAt: null } : undefined;
+  }
+
+  async predictionFills(orders: ReadonlySet<string>, since: number): Promise<Map<string, VenueFill[]>> {
+    const out = new Map<string, VenueFill[]>();
+    if (orders.size === 0) return out;
+    // The wallet's history, newest first: read until it reaches back before `since`.
+    for (let page = 0, start = 0; page < MAX_PREDICTION_PAGES; page += 1, start += PREDICTION_PAGE) {
+      const r = await this.jup.prediction.getPredictionHistory({ ownerPubkey: this.owner, start, end: start + PREDICTION_PAGE });
+      for (const e of r.data) {
+        const fill = e.orderPubkey && orders.has(e.orderPubkey) ? predictionFill(e) : undefined;
+        if (fill) out.set(e.orderPubkey!, [fill, ...(out.get(e.orderPubkey!) ?? [])]);
+      }
+      const oldest = r.data.at(-1)?.timestamp;
+      if (!r.pagination.hasNext || r.data.length === 0 || (oldest !== undefined && oldest * 1000 < since)) break;
+    }
+    return out;
   }
 
   async positions(): Promise<VenuePosition[]> {
@@ -126,14 +144,53 @@ export function triggerOrder(o: TriggerOrder): VenueOrder | undefined {
     status = expiry !== null && closed !== null && expiry <= closed ? 'expired' : 'cancelled';
   }
   if (!status) return undefined;
-  return { product: 'trigger', order: o.orderKey, status, openTx: o.openTx || null, position: null, createdAt: timeMs(o.createdAt) };
+  return { product: 'trigger', order: o.orderKey, status, openTx: o.openTx || null, position: null, createdAt: timeMs(o.createdAt), fills: tradeFills('trigger', o.trades) };
 }
 
 /** A time-based recurring order in the keeper's vocabulary: closed by its owner is cancelled, run out is filled. */
 export function recurringOrder(o: RecurringOrder, active: boolean): VenueOrder | undefined {
   if (o.recurringType !== 'time') return undefined;
   const status: VenueOrderStatus = active ? (o.rawInUsed > 0n ? 'partially-filled' : 'open') : o.userClosed ? 'cancelled' : 'filled';
-  return { product: 'recurring', order: o.orderKey, status, openTx: o.openTx || null, position: null, createdAt: timeMs(o.createdAt) };
+  return { product: 'recurring', order: o.orderKey, status, openTx: o.openTx || null, position: null, createdAt: timeMs(o.createdAt), fills: tradeFills('recurring', o.trades) };
+}
+
+/**
+ * The fills among an order's trades, oldest first (the venue lists them newest first): rows of action "Fill" with
+ * both mints (a deposit row of a price-based recurring order has none).
+ */
+export function tradeFills(product: 'trigger' | 'recurring', trades: ReadonlyArray<Omit<OrderTrade, 'inputMint' | 'outputMint'> & { inputMint: string; outputMint: string }>): VenueFill[] {
+  const fills: VenueFill[] = [];
+  for (const t of trades) {
+    if (t.action !== 'Fill' || t.inputMint === '' || t.outputMint === '' || t.txId === '') continue;
+    const fee = t.feeMint && t.rawFeeAmount !== undefined && t.rawFeeAmount > 0n ? venueAmount(t.feeMint, t.rawFeeAmount, t.feeAmount) : null;
+    fills.push({ product, signature: t.txId, at: timeMs(t.confirmedAt), paid: venueAmount(t.inputMint, t.rawInputAmount, t.inputAmount), received: venueAmount(t.outputMint, t.rawOutputAmount, t.outputAmount), fee });
+  }
+  return fills.sort((a, b) => (a.at ?? 0) - (b.at ?? 0));
+}
+
+/** A prediction fill from a history row of type order_filled; undefined for any other row. */
+export function predictionFill(e: PredictionHistoryEvent): VenueFill | undefined {
+  if (e.eventType !== 'order_filled' || !e.signature || !e.marketId) return undefined;
+  const contractsMicro = e.filledContractsMicro ?? (e.filledContracts !== null ? e.filledContracts * 1_000_000n : null);
+  if (contractsMicro === null || contractsMicro === 0n) return undefined;
+  const fee = e.feeUsd;
+  // Cost with its fee (a buy) or proceeds net of it (a sell): what moved, the row's token transfer where it has one.
+  const usdMicro = e.transferAmountToken ?? (e.isBuy ? (e.totalCostUsd ?? 0n) + (fee ?? 0n) : (e.netProceedsUsd ?? 0n));
+  return { product: 'prediction', signature: e.signature, at: e.timestamp * 1000, side: e.isBuy ? 'buy' : 'sell', marketId: e.marketId, isYes: e.isYes, contractsMicro, usdMicro, priceMicroUsd: e.avgFillPriceUsd, feeMicroUsd: fee };
+}
+
+/** An amount with its decimals: the known mint's, else what the venue's UI amount says of the raw one. */
+function venueAmount(mint: string, amount: bigint, ui: string | undefined): VenueAmount {
+  return { mint, amount, decimals: knownByMint(mint)?.decimals ?? decimalsOf(ui, amount) };
+}
+
+/** The decimals d for which the decimal string `ui` is exactly `raw` / 10^d; null when none is (or raw is 0). */
+export function decimalsOf(ui: string | undefined, raw: bigint): number | null {
+  if (ui === undefined || raw === 0n || !/^\d+(\.\d+)?$/.test(ui)) return null;
+  const [whole = '', frac = ''] = ui.split('.');
+  const digits = BigInt(`${whole}${frac}`);
+  for (let d = frac.length; d <= 18; d += 1) if (digits * 10n ** BigInt(d - frac.length) === raw) return d;
+  return null;
 }
 
 /** An open prediction order (GET /orders lists only those), partially filled once a fill landed. */

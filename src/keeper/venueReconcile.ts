@@ -1,6 +1,7 @@
-import { isLiveOrder, type KeeperIntentRecord, type VenueOrder, type VenueOrderRecord, type VenueProduct } from '../engine/keeperPorts.js';
+import { isLiveOrder, type KeeperIntentRecord, type VenueFill, type VenueOrder, type VenueOrderRecord, type VenueProduct } from '../engine/keeperPorts.js';
 import type { IntentKind } from '../sdk/intents.js';
 import type { KeeperDeps, KeeperJobResult } from './deps.js';
+import { fillRecord } from './venueFills.js';
 
 /** Intents that open an order resting on the venue, and the product of each. */
 const OPENS_ORDER: Partial<Record<IntentKind, VenueProduct>> = {
@@ -18,6 +19,9 @@ const OPENS_ORDER: Partial<Record<IntentKind, VenueProduct>> = {
  * filled or cancelled behind the bot's back shows in the ledger (and in `jup-keeper intents`) within one run. New
  * landings are found by rescanning the ledger back to a lookback before the last scan; the venue is read only for
  * the products with something tracked, and its history only for orders the open listing no longer shows.
+ * Every fill of an order (a limit order's partial fills, each recurring cycle, each prediction fill) is announced once:
+ * a 'filled' log line with its amounts, price and fee, the console's fill line; the record keeps the signatures of
+ * those announced.
  */
 export async function reconcileVenue(d: KeeperDeps): Promise<KeeperJobResult> {
   const log = d.logger.child({ job: 'venue-reconcile' });
@@ -48,7 +52,8 @@ export async function reconcileVenue(d: KeeperDeps): Promise<KeeperJobResult> {
   if (active.length === 0) return { summary: 'no venue orders to reconcile', counts: { tracked: 0, changed: 0, ended: 0, unseen: 0 } };
 
   const found = await findOnVenue(d, active);
-  const counts = { tracked: active.length, changed: 0, ended: 0, unseen: 0 };
+  const predictionFills = await readPredictionFills(d, active, found);
+  const counts = { tracked: active.length, changed: 0, ended: 0, unseen: 0, fills: 0 };
   for (const r of active) {
     const product = OPENS_ORDER[r.kind]!;
     const prev = r.venueOrder;
@@ -58,12 +63,20 @@ export async function reconcileVenue(d: KeeperDeps): Promise<KeeperJobResult> {
     if (!o) {
       counts.unseen += 1;
       log.debug({ intent: r.id, product, order }, 'its order is not on the venue (yet); checking again next run');
-      if (!prev || prev.order !== order) await d.ledger.setVenueOrder(r.id, { product, order, position, status: prev?.status ?? null, checkedAt: now, changedAt: prev?.changedAt ?? null });
+      if (!prev || prev.order !== order) await d.ledger.setVenueOrder(r.id, { product, order, position, status: prev?.status ?? null, checkedAt: now, changedAt: prev?.changedAt ?? null, ...(prev?.fills ? { fills: prev.fills } : {}) });
       continue;
     }
     const changed = prev?.status !== o.status;
-    const rec: VenueOrderRecord = { product, order, position, status: o.status, checkedAt: now, changedAt: changed ? now : (prev?.changedAt ?? now) };
+    const announced = new Set(prev?.fills ?? []);
+    const fresh = (o.fills ?? predictionFills.get(o.order) ?? []).filter((f) => !announced.has(f.signature));
+    const fills = [...announced, ...fresh.map((f) => f.signature)];
+    const rec: VenueOrderRecord = { product, order, position, status: o.status, checkedAt: now, changedAt: changed ? now : (prev?.changedAt ?? now), ...(fills.length > 0 ? { fills } : {}) };
     await d.ledger.setVenueOrder(r.id, rec);
+    // Recorded first, then said: a run that stops in between does not say a fill twice.
+    for (const f of fresh) {
+      counts.fills += 1;
+      log.info(fillRecord(r, order ?? o.order, f), 'filled');
+    }
     if (changed) {
       counts.changed += 1;
       const fields = { intent: r.id, instance: r.instance, product, order, from: prev?.status ?? null, to: o.status };
@@ -75,7 +88,7 @@ export async function reconcileVenue(d: KeeperDeps): Promise<KeeperJobResult> {
       await d.state.ended(r.id, now);
     }
   }
-  const summary = `${active.length} venue order(s) tracked: ${counts.changed} changed, ${counts.ended} ended${counts.unseen > 0 ? `, ${counts.unseen} not seen yet` : ''}`;
+  const summary = `${active.length} venue order(s) tracked: ${counts.changed} changed, ${counts.fills} fill(s), ${counts.ended} ended${counts.unseen > 0 ? `, ${counts.unseen} not seen yet` : ''}`;
   return { summary, counts };
 }
 
@@ -113,6 +126,25 @@ async function findOnVenue(d: KeeperDeps, active: readonly KeeperIntentRecord[])
   }
   return found;
 }
+
+/**
+ * The fills of the prediction orders found filled in part or in whole, from the wallet's history (one read for them
+ * all, back to the oldest of those intents); the open listing of prediction orders carries no fills.
+ */
+async function readPredictionFills(d: KeeperDeps, active: readonly KeeperIntentRecord[], found: ReadonlyMap<string, VenueOrder>): Promise<Map<string, VenueFill[]>> {
+  const orders = new Set<string>();
+  let since = Infinity;
+  for (const r of active) {
+    const o = found.get(r.id);
+    if (!o || o.product !== 'prediction' || o.status === 'open') continue;
+    orders.add(o.order);
+    since = Math.min(since, r.createdAt);
+  }
+  return orders.size === 0 ? new Map() : d.venue.predictionFills(orders, since - HISTORY_SLACK_MS);
+}
+
+/** How far before an intent's creation its order's history is read (clocks of the keeper and the venue differ). */
+const HISTORY_SLACK_MS = 10 * 60_000;
 
 /** The order account of a record: as reconciled, else as the build reported it. */
 function orderOf(r: KeeperIntentRecord): string | null {

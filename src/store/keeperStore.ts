@@ -25,6 +25,7 @@ export const venueOrderRecordSchema = z.object({
   status: z.enum(VENUE_ORDER_STATUSES).nullable(),
   checkedAt: z.number().nullable(),
   changedAt: z.number().nullable(),
+  fills: z.array(z.string()).optional(),
 });
 
 const runSchema = z.object({

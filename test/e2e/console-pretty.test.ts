@@ -29,7 +29,7 @@ describe('the human console of a paper run', () => {
     const k = spawnKeeper(['run', '--config', config, '--wallet', wallet.path, '--redis-url', env.redis.url, '--log-format', 'pretty']);
     keepers.push(k);
     const text = () => k.stderr.join('');
-    const fills = () => text().match(/^\d\d:\d\d:\d\d filled {2}dca-sol-usdc {2}swap 0\.05 SOL → [\d,.]+ USDC @ [\d,.]+ USD\/SOL {2}sig \w{4}…\w{4}$/gm) ?? [];
+    const fills = () => text().match(/^\d\d:\d\d:\d\d filled {2}dca-sol-usdc {2}swap 0\.05 SOL → [\d,.]+ USDC @ [\d,.]+ USD\/SOL {2}fee [\d.e-]+ SOL {2}sig \w{4}…\w{4}$/gm) ?? [];
     await waitUntil(`two fill lines; stderr:\n${text().slice(-3000)}`, () => fills().length >= 2 || undefined, 90_000);
     expect(await stopKeeper(k)).toBe(0);
     const out = text();

@@ -1,4 +1,4 @@
-// The console a person reads (issue 13, item 3): a JSON log record in, the exact human line out. The records are
+// The console a person reads (issue 13, item 3; issue 23, item 2): a JSON log record in, the exact human line out. The records are
 // the keeper's own (the fields of 'keeper started', 'filled', 'claimed', 'summary' as src/main.ts,
 // src/engine/landings.ts and src/notify/wire.ts log them).
 import { Writable } from 'node:stream';
@@ -11,11 +11,47 @@ const SOL = 'So11111111111111111111111111111111111111112';
 const USDC = 'EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v';
 const JUP = 'JUPyiwrYJFskUPiHa7hkeR8VUtAeFoSYbKedZNsDvCN';
 const SIG = '4xKq9TJm2Hc8qJ1n7k8W5xkQwBaz3d6mQ5f2Xo7mUvP1tq7yWJv3e9K6c2N8s4R1';
+const ORDER = 'Fo8T1wHosVwiBPrNMSyRm96DV2mv8bxRQLzDc8Ufh4c';
 
 describe('the human console', () => {
-  it('shows a swap fill in human units with its price and signature', () => {
+  it('shows a swap fill in human units with its price, its fee and signature', () => {
     const rec = { level: 30, time: T, service: 'jup-keeper', component: 'landings', msg: 'filled', instance: 'dca-sol-usdc', intent: 'i1', kind: 'swap', signature: SIG, in: { mint: SOL, symbol: 'SOL', amount: '50000000', decimals: 9 }, out: { mint: USDC, symbol: 'USDC', amount: '7410000', decimals: 6 }, price: 148.2, priceUnit: 'USD/SOL', usd: 7.41, feeLamports: '5000' };
-    expect(formatRecord(rec)).toBe('06:01:02 filled  dca-sol-usdc  swap 0.05 SOL → 7.41 USDC @ 148.20 USD/SOL  sig 4xKq…s4R1\n');
+    expect(formatRecord(rec)).toBe('06:01:02 filled  dca-sol-usdc  swap 0.05 SOL → 7.41 USDC @ 148.20 USD/SOL  fee 0.000005 SOL  sig 4xKq…s4R1\n');
+  });
+
+  // The fills of resting orders, as the venue reconciliation logs them (src/keeper/venueFills.ts): one line each.
+  const venueFill = { level: 30, time: T, service: 'jup-keeper', component: 'keeper', job: 'venue-reconcile', instance: 'ladder', intent: 'ladder.trigger.create.1b77e7ddbdc0d1c425e8', order: ORDER, signature: SIG, filledAt: T - 4000 };
+
+  it('shows each fill of a limit order, a partial one too, with its amounts, price and the venue\'s fee', () => {
+    const rec = { ...venueFill, msg: 'filled', kind: 'trigger.fill', in: { mint: USDC, symbol: 'USDC', amount: '10000000', decimals: 6 }, out: { mint: SOL, symbol: 'SOL', amount: '55480000', decimals: 9 }, price: 180.25, priceUnit: 'USD/SOL', fee: { mint: SOL, symbol: 'SOL', amount: '55480', decimals: 9 } };
+    expect(formatRecord(rec)).toBe('06:01:02 filled  ladder  trigger 10.00 USDC → 0.05548 SOL @ 180.25 USD/SOL  fee 0.00005548 SOL  sig 4xKq…s4R1\n');
+    const sell = { ...rec, in: { mint: SOL, symbol: 'SOL', amount: '40000000', decimals: 9 }, out: { mint: USDC, symbol: 'USDC', amount: '7216000', decimals: 6 }, price: 180.4, fee: { mint: USDC, symbol: 'USDC', amount: '7220', decimals: 6 } };
+    expect(formatRecord(sell)).toBe('06:01:02 filled  ladder  trigger 0.04 SOL → 7.22 USDC @ 180.40 USD/SOL  fee 0.00722 USDC  sig 4xKq…s4R1\n');
+  });
+
+  it('shows each cycle of a recurring order with what it bought', () => {
+    const rec = { ...venueFill, msg: 'filled', instance: 'dca-usdc-sol', intent: 'dca-usdc-sol.recurring.create.7525013841a70874d46e', kind: 'recurring.fill', in: { mint: USDC, symbol: 'USDC', amount: '55000000', decimals: 6 }, out: { mint: SOL, symbol: 'SOL', amount: '305000000', decimals: 9 }, price: 180.33, priceUnit: 'USD/SOL', fee: { mint: SOL, symbol: 'SOL', amount: '915000', decimals: 9 } };
+    expect(formatRecord(rec)).toBe('06:01:02 filled  dca-usdc-sol  recurring 55.00 USDC → 0.305 SOL @ 180.33 USD/SOL  fee 0.000915 SOL  sig 4xKq…s4R1\n');
+  });
+
+  it('shows a prediction fill with its side, dollars, contracts, price and fee', () => {
+    const buy = { ...venueFill, msg: 'filled', instance: 'edge', intent: 'edge.prediction.buy.54cdfd9517b6f8474761', kind: 'prediction.fill', side: 'buy', marketId: 'POLY-2004032', outcome: 'yes', contractsMicro: '5260000', usdMicro: '4980000', priceUsd: 0.9412, feeMicroUsd: '30000' };
+    expect(formatRecord(buy)).toBe('06:01:02 filled  edge  prediction buy $4.98 → 5.26 YES POLY-2004032 @ 0.9412 USD/contract  fee $0.03  sig 4xKq…s4R1\n');
+    const sell = { ...buy, side: 'sell', marketId: 'KXSOL5M-4032-UP', outcome: 'no', usdMicro: '4950000', priceUsd: 0.95 };
+    expect(formatRecord(sell)).toBe('06:01:02 filled  edge  prediction sell 5.26 NO KXSOL5M-4032-UP → $4.95 @ 0.95 USD/contract  fee $0.03  sig 4xKq…s4R1\n');
+  });
+
+  it('shortens ids, addresses and signatures on every other line; the JSON lines keep them whole', () => {
+    const ended = { ...venueFill, msg: 'venue order ended: filled; ledger updated', product: 'trigger', from: 'open', to: 'filled' };
+    expect(formatRecord(ended)).toBe('06:01:02 INFO  keeper ladder  venue order ended: filled; ledger updated  job=venue-reconcile intent=trigger.create.1b77…25e8 order=Fo8T…fh4c signature=4xKq…s4R1 filledAt=1795759258345 product=trigger from=open to=filled\n');
+    const claim = { level: 30, time: T, component: 'keeper', job: 'claims', msg: 'claiming a settled winning position', intent: '_keeper.prediction.claim.516d36c0dcdac5fa6829', position: 'HAFarfR4NfZPP4KrTED43ens6RVoLAh2wFWuABcg4pmm', marketId: 'POLY-2004032', side: 'yes', payoutMicroUsd: '9470000' };
+    expect(formatRecord(claim)).toBe('06:01:02 INFO  keeper  claiming a settled winning position  job=claims intent=_keeper.prediction.claim.516d…6829 position=HAFa…4pmm marketId=POLY-2004032 side=yes payoutMicroUsd=9470000\n');
+    const funded = { level: 30, time: T, msg: 'fresh paper wallet funded by the simulator', wallet: '8W8Q5oMnaTqaebBUwVZGRhcQoxzkSib4aKF5GncQrnHz', funded: ['SOL', 'USDC'], stranded: [{ order: ORDER, account: 'HAFarfR4NfZPP4KrTED43ens6RVoLAh2wFWuABcg4pmm' }] };
+    expect(formatRecord(funded)).toBe('06:01:02 INFO   fresh paper wallet funded by the simulator  wallet=8W8Q…rnHz funded=["SOL","USDC"] stranded=[{"order":"Fo8T…fh4c","account":"HAFa…4pmm"}]\n');
+    expect(formatRecord({ level: 40, time: T, msg: `order ${ORDER} not found; checking again`, intent: 'x.swap.0123456789abcdef0123-2' })).toBe('06:01:02 WARN   order Fo8T…fh4c not found; checking again  intent=x.swap.0123…0123-2\n');
+    const json: string[] = [];
+    createLogger({ destination: { write: (s: string) => void json.push(s) }, format: 'json' }).info({ intent: ended.intent, order: ORDER, signature: SIG }, ended.msg);
+    expect(JSON.parse(json.join(''))).toMatchObject({ intent: 'ladder.trigger.create.1b77e7ddbdc0d1c425e8', order: ORDER, signature: SIG });
   });
 
   it('shows a buy the other way round at USD per token, and large and small amounts readably', () => {

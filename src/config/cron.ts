@@ -12,7 +12,9 @@ import { createTask, validateDetailed } from 'node-cron';
 // that BullMQ makes. What runs is BullMQ's behaviour: a time the spring change skips fires at the same offset after
 // it (02:30 Paris fires at 03:30), every fire of an hourly or finer schedule happens in the repeated autumn hour,
 // and a daily fire in it happens once. Refusing `*/5 * * * *` for a keeper in New York would help no one, so those
-// hours are not compared; the README's schedule reference says so, and test/config/cron.test.ts pins BullMQ's behaviour there.
+// hours are not compared; the README's schedule reference says so, and test/config/cron.test.ts pins BullMQ's
+// behaviour there. A zone whose change BullMQ cannot get past (it finds no next fire after Lord Howe's half-hour
+// change) is still refused: the schedule would stop.
 
 /** Fire times compared from each starting instant. */
 const FIRES = 6;
@@ -20,7 +22,10 @@ const FIRES = 6;
 /** Starting instants, ms: a year's start and end, a half-year's end, a leap February. */
 const FIXED_STARTS = ['2025-01-01T00:00:00Z', '2025-06-30T12:00:00Z', '2025-12-31T23:59:30Z', '2028-02-27T12:00:00Z'].map((iso) => Date.parse(iso));
 
-/** Fires this close to an offset change of the zone are not compared (ms): the change's own hour and a margin. */
+/** Before each offset change, starting points that reach it within FIRES hours, minutes and seconds. */
+const BEFORE_CHANGE_MS = [2 * 3_600_000, 60_000, 1_000];
+
+/** Fires this close to an offset change of the zone may differ (ms): the change's own hour and a margin. */
 const CHANGE_MARGIN_MS = 3 * 3_600_000;
 
 /** The offset changes looked for: those of these years ([from, to), ms). */
@@ -40,8 +45,8 @@ const verdicts = new Map<string, string | undefined>();
 
 /**
  * Why a cron schedule cannot be run as written: node-cron refuses it, BullMQ refuses it, or the two disagree on when
- * it fires (FIRES times from each of FIXED_STARTS, in the schedule's zone, leaving out fires within CHANGE_MARGIN_MS
- * of the zone's offset changes). Undefined when they agree. `tz` is the schedule's zone; without one, both run in the
+ * it fires (FIRES times from each of FIXED_STARTS and from just before each offset change of the zone in 2025-2028;
+ * fires within CHANGE_MARGIN_MS of a change may differ, but BullMQ must go on firing and meet node-cron after it). Undefined when they agree. `tz` is the schedule's zone; without one, both run in the
  * process's own.
  */
 export function cronProblem(expr: string, tz: string | undefined): string | undefined {
@@ -64,7 +69,13 @@ function judge(expr: string, tz: string | undefined, zone: string): string | und
   const cronNext = nodeCronNext(expr, zone);
   const changes = offsetChanges(zone);
   const nearChange = (t: number): boolean => changes.some((c) => Math.abs(t - c) < CHANGE_MARGIN_MS);
-  for (const at of FIXED_STARTS) {
+  // From the fixed starts, and from just before each change: past a change both must go on firing alike.
+  const starts = [...FIXED_STARTS.map((at) => ({ at, change: undefined })), ...changes.flatMap((change) => BEFORE_CHANGE_MS.map((ms) => ({ at: change - ms, change })))];
+  for (const { at, change } of starts) {
+    // A schedule whose next fire is days past the change does not meet it: the fixed starts compare such fires
+    // (and node-cron's walk to a fire years away, a 29 February, is slow).
+    const first = change === undefined ? undefined : bullNext(at);
+    if (change !== undefined && first !== undefined && first > change + 2 * DAY_MS) continue;
     let from = at;
     for (let i = 0; i < FIRES; i++) {
       const cron = cronNext(from);
@@ -73,12 +84,13 @@ function judge(expr: string, tz: string | undefined, zone: string): string | und
         from = cron;
         continue;
       }
-      // One of them fires near an offset change: past it, both go on from the later of the two.
-      if (nearChange(cron) || (bull !== undefined && nearChange(bull))) {
-        from = Math.max(cron, bull ?? cron);
+      // Near an offset change they may differ (BullMQ's behaviour applies); both go on from the later of the two.
+      if (bull !== undefined && (nearChange(cron) || nearChange(bull))) {
+        from = Math.max(cron, bull);
         continue;
       }
-      return `node-cron and BullMQ (which runs the schedules) read the cron expression ${quoted} differently in ${zone}: the first fire after ${iso(from)} is at ${iso(cron)} for node-cron and ${bull === undefined ? 'never' : `at ${iso(bull)}`} for BullMQ; write it so both read it alike, or use \`every\``;
+      const where = changes.some((c) => Math.abs(from - c) < DAY_MS) ? `in ${zone} around its offset change` : `in ${zone}`;
+      return `node-cron and BullMQ (which runs the schedules) read the cron expression ${quoted} differently ${where}: the first fire after ${iso(from)} is at ${iso(cron)} for node-cron and ${bull === undefined ? 'never' : `at ${iso(bull)}`} for BullMQ; ${bull === undefined ? 'schedule it in UTC (tz: UTC) or use `every`' : 'write it so both read it alike, or use `every`'}`;
     }
   }
   return undefined;

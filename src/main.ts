@@ -18,6 +18,8 @@ import { SolanaRpc } from './solana/rpc.js';
 import type { HotWallet } from './solana/wallet.js';
 import { snapshotSource } from './store/engineStore.js';
 import { KeeperHeartbeat, recordKeeperStart } from './store/presence.js';
+import { startSession } from './store/sessions.js';
+import { ledgerTotals } from './store/sessionTotals.js';
 import { keeperStartMeta, logKeeperStarted } from './wiring/banner.js';
 import { keeperExecution } from './wiring/execution.js';
 import { keeperJobs } from './wiring/keeper.js';
@@ -87,7 +89,8 @@ async function wireKeeper(o: KeeperOptions, opened: Closer[]): Promise<RunningKe
   const rpc = new SolanaRpc(o.rpcUrl);
   // The event stream (fills, claims, refusals, kill-switch trips, errors) and, outside worker-only processes, the
   // notifications it feeds; see src/notify.
-  const events = await startEvents({ redis, prefix, summaryEveryMs: config.logging.summaryEvery, notify: config.notify, sendNotifications: o.role !== 'worker', env: config.env, pnlUsd: () => store.pnl.realizedTotalUsd(), logger });
+  const session = await startSession(redis, prefix, o.role, Date.now());
+  const events = await startEvents({ redis, prefix, summaryEveryMs: config.logging.summaryEvery, notify: config.notify, sendNotifications: o.role !== 'worker', env: config.env, session, totals: (w) => ledgerTotals(redis, prefix, w), logger });
   opened.push(() => events.close());
   const queues = new KeeperQueues(store.bullConnection, prefix, logger.child({ component: 'queues' }));
   opened.push(() => queues.close());

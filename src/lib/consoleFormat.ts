@@ -1,5 +1,5 @@
-import { fillPhrase, shortenIds, shortenValue } from './consoleFills.js';
-import { formatUsd, humanNumber, shortId } from './fills.js';
+import type { FillLeg } from './events.js';
+import { describeFill, formatUsd, humanNumber, shortId } from './fills.js';
 
 // The console a person reads (`logging.format: pretty`, or `auto` on a terminal): each JSON log record becomes one
 // human line, a few of them something better than their fields (the start banner, fills, claims, summaries). The
@@ -43,9 +43,11 @@ export function formatRecord(rec: LogRecord): string | undefined {
   if (level <= 30 && FOLDED.has(msg)) return undefined;
   const time = clock(rec.time);
   if (msg === 'keeper started' && level === 30) return banner(rec);
-  // A landing ('filled' by the executor) or a fill of a resting order (by the venue reconciliation: kind <product>.fill).
-  if (msg === 'filled' && level === 30) return `${time} ${landedVerb(str(rec.kind))}  ${str(rec.instance)}  ${fillPhrase(rec)}${sig(rec.signature)}\n`;
-  if (msg === 'claimed' && level === 30) return `${time} claimed  ${str(rec.instance)}  ${shortenIds(str(rec.reason))}${sig(rec.signature)}\n`;
+  if (msg === 'filled' && level === 30) {
+    const what = describeFill({ kind: str(rec.kind), in: leg(rec.in), out: leg(rec.out), price: num(rec.price), priceUnit: typeof rec.priceUnit === 'string' ? rec.priceUnit : undefined });
+    return `${time} ${landedVerb(str(rec.kind))}  ${str(rec.instance)}  ${what}${sig(rec.signature)}\n`;
+  }
+  if (msg === 'claimed' && level === 30) return `${time} claimed  ${str(rec.instance)}  ${str(rec.reason)}${sig(rec.signature)}\n`;
   if (msg === 'summary' && level === 30) return `${time} summary  ${summaryLine(rec)}\n`;
   // A kill-switch change from any process (src/notify/killSwitchEcho.ts), as the notifications word it.
   if (msg === 'kill switch engaged' && rec.engaged === true) return `${time} KILL SWITCH ENGAGED (${str(rec.mode) || 'halt'}) by ${str(rec.by)}: ${str(rec.reason)}\n`;
@@ -53,13 +55,11 @@ export function formatRecord(rec: LogRecord): string | undefined {
   // The dashboard's URL is in the banner that follows.
   if (level <= 30 && rec.component === 'dashboard' && typeof rec.url === 'string' && msg.startsWith('dashboard at ')) return undefined;
   const head = [time, LEVELS[level] ?? String(level), rec.component, rec.instance].filter((p) => typeof p === 'string' && p !== '').join(' ');
-  // Ids, addresses and signatures shortened: the line is read at a glance; the JSON format keeps them whole.
-  const instance = typeof rec.instance === 'string' ? rec.instance : undefined;
   const extra = Object.entries(rec)
     .filter(([k, v]) => !PLAIN.has(k) && v !== undefined)
-    .map(([k, v]) => `${k}=${value(shortenValue(v, instance))}`)
+    .map(([k, v]) => `${k}=${value(v)}`)
     .join(' ');
-  return `${head}  ${shortenIds(msg)}${extra ? `  ${extra}` : ''}\n`;
+  return `${head}  ${msg}${extra ? `  ${extra}` : ''}\n`;
 }
 
 /**
@@ -69,9 +69,6 @@ export function formatRecord(rec: LogRecord): string | undefined {
 function landedVerb(kind: string): string {
   switch (kind) {
     case 'swap':
-    case 'trigger.fill':
-    case 'recurring.fill':
-    case 'prediction.fill':
       return 'filled';
     case 'trigger.create':
     case 'recurring.create':
@@ -144,6 +141,12 @@ function banner(rec: LogRecord): string {
   }
   lines.push(rule);
   return `${lines.join('\n')}\n`;
+}
+
+function leg(v: unknown): FillLeg | undefined {
+  if (!v || typeof v !== 'object') return undefined;
+  const l = v as LogRecord;
+  return typeof l.mint === 'string' && typeof l.symbol === 'string' && typeof l.amount === 'string' && typeof l.decimals === 'number' ? { mint: l.mint, symbol: l.symbol, amount: l.amount, decimals: l.decimals } : undefined;
 }
 
 function sig(v: unknown): string {

@@ -44,15 +44,21 @@ export const keeperEventSchema = z.discriminatedUnion('type', [
   z.object({
     type: z.literal('summary'),
     ...base,
-    /** What the summary covers: a UTC day ("2026-11-27") or "since start". */
+    /** What the summary covers: "session 3" (the keeper run so far) or "24 h to 2026-11-27 06:00 UTC". */
     period: z.string(),
+    /** Trades by the one definition (src/store/trades.ts), claims included: what `trades` lists for the period. */
     trades: z.number(),
     claims: z.number(),
     volumeUsd: z.number(),
     feesLamports: z.string(),
     refusals: z.number(),
     errors: z.number(),
+    /** Realised P&L of the current session, USD. */
     pnlUsd: z.number().nullable(),
+    /** Unrealised P&L (holdings bought at the latest prices, less their cost), USD. */
+    unrealizedUsd: z.number().nullable().optional(),
+    /** The session the P&L is of (and the period, for a session's summary). */
+    session: z.number().optional(),
   }),
 ]);
 

@@ -1,5 +1,6 @@
 import type { KeeperEvent } from '../lib/events.js';
-import { describeFill, formatUsd, humanNumber, shortId } from '../lib/fills.js';
+import { describeFill, shortId } from '../lib/fills.js';
+import { summaryPhrase } from '../lib/summaryText.js';
 
 /** One event as one line of a message, in human units. */
 export function eventLine(e: KeeperEvent): string {
@@ -19,18 +20,9 @@ export function eventLine(e: KeeperEvent): string {
   }
 }
 
-/** A summary as one line: "today 2026-11-26: 12 trades, $184.20 volume, 0.00006 SOL fees, P&L -$0.31, 2 refusals". */
+/** A summary as one line: "summary session 3 (12m): 4 trades (1 claim), $12.30 volume, …, P&L realised -$0.19, unrealised -$0.56, …". */
 export function summaryText(e: Extract<KeeperEvent, { type: 'summary' }>): string {
-  const parts = [
-    `${e.trades} trade${e.trades === 1 ? '' : 's'}`,
-    `${formatUsd(e.volumeUsd)} volume`,
-    `${humanNumber(Number(e.feesLamports) / 1e9)} SOL fees`,
-    `P&L ${e.pnlUsd === null ? 'unknown' : formatUsd(e.pnlUsd)}`,
-    `${e.claims} claim${e.claims === 1 ? '' : 's'}`,
-    `${e.refusals} refusal${e.refusals === 1 ? '' : 's'}`,
-  ];
-  if (e.errors > 0) parts.push(`${e.errors} error${e.errors === 1 ? '' : 's'}`);
-  return `summary ${e.period}: ${parts.join(', ')}`;
+  return `summary ${summaryPhrase(e)}`;
 }
 
 /**

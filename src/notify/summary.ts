@@ -1,21 +1,24 @@
 import type { Redis } from 'ioredis';
 import { eventsKey, parseEvent, type EventOf, type KeeperEvent } from '../lib/events.js';
 
-/** What a summary counts. */
-export type Tally = Omit<EventOf<'summary'>, 'type' | 'at' | 'period' | 'pnlUsd'>;
+/**
+ * What a summary counts from the event stream: the fees every landed transaction paid, refusals and errors. Trades,
+ * claims and volume are not counted here but read from the ledger (src/store/sessionTotals.ts), by the one
+ * definition of a trade that `trades` lists: a landing event is also sent for an order placed, which is no trade.
+ */
+export type Tally = Pick<EventOf<'summary'>, 'feesLamports' | 'refusals' | 'errors'>;
 
 /** An empty tally. */
 export function emptyTally(): Tally {
-  return { trades: 0, claims: 0, volumeUsd: 0, feesLamports: '0', refusals: 0, errors: 0 };
+  return { feesLamports: '0', refusals: 0, errors: 0 };
 }
 
-/** Adds one event to a tally (fills are trades; their USD value is volume; fills' and claims' fees add up). */
+/** Adds one event to a tally (the fees of landings and claims add up). */
 export function addToTally(t: Tally, e: KeeperEvent): Tally {
   switch (e.type) {
     case 'fill':
-      return { ...t, trades: t.trades + 1, volumeUsd: t.volumeUsd + (e.usd ?? 0), feesLamports: (BigInt(t.feesLamports) + BigInt(e.feeLamports ?? '0')).toString() };
     case 'claim':
-      return { ...t, claims: t.claims + 1, feesLamports: (BigInt(t.feesLamports) + BigInt(e.feeLamports ?? '0')).toString() };
+      return { ...t, feesLamports: (BigInt(t.feesLamports) + BigInt(e.feeLamports ?? '0')).toString() };
     case 'refusal':
       return { ...t, refusals: t.refusals + 1 };
     case 'error':

@@ -12,7 +12,7 @@ import type { Sink } from './sinks/http.js';
 import { discordSink } from './sinks/discord.js';
 import { telegramSink } from './sinks/telegram.js';
 import { webhookSink } from './sinks/webhook.js';
-import { emptyTally, tallyAfter, tallyStream } from './summary.js';
+import { emptyTally, tallyAfter, tallyStream, type Tally } from './summary.js';
 
 /** What the event stream of a keeper process needs. */
 export interface EventsOptions {
@@ -24,10 +24,24 @@ export interface EventsOptions {
   notify?: NotifyConfig | undefined;
   sendNotifications: boolean;
   env: KeeperEnv;
-  /** Realised P&L of the deployment in USD (null when unknown), for summaries. */
-  pnlUsd: () => Promise<number | null>;
+  /** The session this keeper run is (src/store/sessions.ts): the console summary covers it. */
+  session: { id: number; startedAt: number };
+  /**
+   * The ledger's trades (claims among them) and volume of a window, with the session's realised and unrealised
+   * P&L (src/store/sessionTotals.ts): by the one definition of a trade, so a summary counts what `trades` lists.
+   */
+  totals: (w: { session?: number; from?: number; to?: number }) => Promise<LedgerTotalsOf>;
   logger: Logger;
   now?: () => number;
+}
+
+/** What the ledger says of a summary's window (src/store/sessionTotals.ts's LedgerTotals). */
+export interface LedgerTotalsOf {
+  trades: number;
+  claims: number;
+  volumeUsd: number;
+  realizedUsd: number | null;
+  unrealizedUsd: number | null;
 }
 
 /** The running event stream of a process: its publisher, the console summary, and (maybe) the notifier. */
@@ -56,12 +70,12 @@ export async function startEvents(o: EventsOptions): Promise<RunningEvents> {
 
   // The run's tally, read on from where the last summary stopped: the stream's trimming loses nothing counted.
   let run = { tally: emptyTally(), next: `${startedAt}-0` };
+  const session = o.session;
   const summary = async (): Promise<void> => {
     await publisher.close(1_000);
-    const [read, pnlUsd] = await Promise.all([tallyAfter(o.redis, o.prefix, run.tally, run.next, now() + 1), o.pnlUsd().catch(() => null)]);
+    const [read, totals] = await Promise.all([tallyAfter(o.redis, o.prefix, run.tally, run.next, now() + 1), o.totals({ session: session.id })]);
     run = { tally: read.tally, next: read.last ? `(${read.last}` : run.next };
-    const tally = read.tally;
-    o.logger.info({ period: 'since start', sinceMs: now() - startedAt, ...tally, volumeUsd: round2(tally.volumeUsd), pnlUsd: pnlUsd === null ? null : round2(pnlUsd) }, 'summary');
+    o.logger.info({ period: `session ${session.id}`, session: session.id, sinceMs: now() - session.startedAt, ...summaryFields(read.tally, totals) }, 'summary');
   };
   let summarizing: Promise<void> | undefined;
   const tick = setInterval(() => {
@@ -155,8 +169,14 @@ export async function dailySummary(o: EventsOptions, publisher: StreamPublisher,
   const day = new Date(at - 60_000).toISOString().slice(0, 10);
   const won = await o.redis.set(`${o.prefix}:notify:daily:${day}`, String(at), 'EX', 2 * 86_400, 'NX');
   if (won !== 'OK') return;
-  const [tally, pnlUsd] = await Promise.all([tallyStream(o.redis, o.prefix, at - 86_400_000, at), o.pnlUsd().catch(() => null)]);
-  publisher.publish({ type: 'summary', at, period: `24 h to ${new Date(at).toISOString().slice(0, 16).replace('T', ' ')} UTC`, ...tally, volumeUsd: round2(tally.volumeUsd), pnlUsd: pnlUsd === null ? null : round2(pnlUsd) });
+  const [tally, totals] = await Promise.all([tallyStream(o.redis, o.prefix, at - 86_400_000, at), o.totals({ from: at - 86_400_000, to: at })]);
+  publisher.publish({ type: 'summary', at, period: `24 h to ${new Date(at).toISOString().slice(0, 16).replace('T', ' ')} UTC`, session: o.session.id, ...summaryFields(tally, totals) });
+}
+
+/** A summary's counts: the stream's fees, refusals and errors, the ledger's trades, volume and P&L (rounded to cents). */
+function summaryFields(tally: Tally, t: LedgerTotalsOf): Tally & { trades: number; claims: number; volumeUsd: number; pnlUsd: number | null; unrealizedUsd: number | null } {
+  const cents = (n: number | null) => (n === null ? null : round2(n));
+  return { trades: t.trades, claims: t.claims, volumeUsd: round2(t.volumeUsd), ...tally, pnlUsd: cents(t.realizedUsd), unrealizedUsd: cents(t.unrealizedUsd) };
 }
 
 /** Milliseconds from `nowMs` to the next `HH:MM` UTC. */

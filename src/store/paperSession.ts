@@ -6,6 +6,7 @@ import { intentKeys } from './intentLayout.js';
 import { IntentStore } from './intents.js';
 import { KeeperStore, keeperKeys, readVenueOrders } from './keeperStore.js';
 import { clearNamespace } from './redis.js';
+import { sessionKeys } from './sessions.js';
 
 /**
  * A paper keeper's start on a prefix that holds an earlier paper session. Each paper start runs a new in-process
@@ -19,7 +20,8 @@ import { clearNamespace } from './redis.js';
  *   - each strategy's P&L book keeps its realised P&L, volume and fills, and forgets its holdings (the old wallet's);
  *   - the rest goes: queues and schedules, snapshots and price history, strategy state and decisions, the keeper
  *     jobs' state, the risk gate's day counters and value marks (they measure a wallet), heartbeats and meta.
- * The kill switch is kept: an operator's stop holds across restarts until released. `--fresh` instead clears the
+ * The kill switch is kept: an operator's stop holds across restarts until released. The sessions are kept (each
+ * trade names its session by them; src/store/sessions.ts), and the new start begins the next one. `--fresh` instead clears the
  * whole prefix, as every paper start did before.
  */
 export interface PaperSessionRollover {
@@ -67,6 +69,8 @@ export async function rollOverPaperSession(redis: Redis, prefix: string, now: nu
     k.startsWith(`${prefix}:intents:state:`) ||
     k.startsWith(`${prefix}:pnl:`) ||
     k === `${prefix}:killswitch` ||
+    k === sessionKeys(prefix).starts ||
+    k === sessionKeys(prefix).seq ||
     k === keeperKeys(prefix).claims;
   let removed = 0;
   let cursor = '0';

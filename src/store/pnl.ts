@@ -1,6 +1,7 @@
 import type { Redis } from 'ioredis';
 import { z } from 'zod';
 import { evalScript } from './scripts.js';
+import type { MarketSnapshot } from './snapshots.js';
 
 // Applies one fill to an instance's average-cost book. KEYS[1] the book hash.
 // ARGV: inputMint, inAmount, inUsd, outputMint, outAmount, outUsd. Amounts are base-unit integers as strings,
@@ -24,6 +25,9 @@ redis.call('HINCRBY', KEYS[1], 'fills', 1)
 return 1
 `;
 
+/** Which sessions a P&L covers: the current one (see src/store/sessions.ts) or every one. */
+export type PnlScope = 'session' | 'all';
+
 /** Realised P&L per strategy instance, by average cost, kept in Redis. */
 export class PnlStore {
   constructor(
@@ -36,11 +40,16 @@ export class PnlStore {
     await evalScript(this.redis, FILL_LUA, 1, `${this.prefix}:pnl:${instance}`, fill.inputMint, fill.inAmount.toString(), fill.inUsd.toFixed(8), fill.outputMint, fill.outAmount.toString(), fill.outUsd.toFixed(8));
   }
 
-  /** An instance's realised P&L, volume and fill count. */
-  async summary(instance: string): Promise<{ realizedUsd: number; volumeUsd: number; fills: number }> {
-    const h = await this.redis.hmget(`${this.prefix}:pnl:${instance}`, 'realizedUsd', 'volumeUsd', 'fills');
-    const n = z.coerce.number();
-    return { realizedUsd: n.parse(h[0] ?? 0), volumeUsd: n.parse(h[1] ?? 0), fills: n.parse(h[2] ?? 0) };
+  /**
+   * An instance's realised P&L, volume and fill count: of every session (`all`, the default), or of the current one
+   * only (`session`: the book less what it held at the session's start, noted by beginSession).
+   */
+  async summary(instance: string, scope: PnlScope = 'all'): Promise<{ realizedUsd: number; volumeUsd: number; fills: number }> {
+    const h = await this.redis.hmget(`${this.prefix}:pnl:${instance}`, 'realizedUsd', 'volumeUsd', 'fills', 'baseRealizedUsd', 'baseVolumeUsd', 'baseFills');
+    const n = z.coerce.number().catch(0);
+    const total = { realizedUsd: n.parse(h[0] ?? 0), volumeUsd: n.parse(h[1] ?? 0), fills: n.parse(h[2] ?? 0) };
+    if (scope === 'all') return total;
+    return { realizedUsd: total.realizedUsd - n.parse(h[3] ?? 0), volumeUsd: total.volumeUsd - n.parse(h[4] ?? 0), fills: total.fills - n.parse(h[5] ?? 0) };
   }
 
   /**
@@ -59,9 +68,25 @@ export class PnlStore {
     return out.sort((a, b) => (a.mint < b.mint ? -1 : 1));
   }
 
-  /** Realised P&L of every book (instances no longer configured included), summed, USD: the daily summary's total. Read-only. */
-  async realizedTotalUsd(): Promise<number> {
-    return (await Promise.all((await this.instances()).map((i) => this.summary(i)))).reduce((sum, s) => sum + s.realizedUsd, 0);
+  /** Realised P&L of every book (instances no longer configured included), summed, USD, of `scope`. Read-only. */
+  async realizedTotalUsd(scope: PnlScope = 'all'): Promise<number> {
+    return (await Promise.all((await this.instances()).map((i) => this.summary(i, scope)))).reduce((sum, s) => sum + s.realizedUsd, 0);
+  }
+
+  /**
+   * Unrealised P&L of every book, USD: what the swaps bought and still hold, at the market's prices, less their
+   * average cost; mints without a price are named and left out. Null without a market snapshot. Read-only.
+   */
+  async unrealizedTotalUsd(market: MarketSnapshot | undefined): Promise<{ usd: number; unpriced: string[] } | null> {
+    if (!market) return null;
+    let usd = 0;
+    const unpriced = new Set<string>();
+    for (const id of await this.instances()) {
+      const u = unrealizedOf(await this.holdings(id), market);
+      usd += u.unrealizedUsd;
+      for (const m of u.unpriced) unpriced.add(m);
+    }
+    return { usd, unpriced: [...unpriced].sort() };
   }
 
   /** Ids of the instances that have a P&L book (including ones no longer configured), sorted. Read-only. */
@@ -76,4 +101,16 @@ export class PnlStore {
     } while (cursor !== '0');
     return [...found].sort();
   }
+}
+
+/** A book's holdings at the market's prices, less their cost, USD; mints without a price are named and left out. */
+export function unrealizedOf(holdings: ReadonlyArray<{ mint: string; qty: number; costUsd: number }>, market: MarketSnapshot | undefined): { unrealizedUsd: number; unpriced: string[] } {
+  let usd = 0;
+  const unpriced: string[] = [];
+  for (const h of holdings) {
+    const p = market?.prices[h.mint];
+    if (!p || !(p.usd > 0)) unpriced.push(h.mint);
+    else usd += (h.qty / 10 ** p.decimals) * p.usd - h.costUsd;
+  }
+  return { unrealizedUsd: usd, unpriced };
 }

@@ -12,10 +12,13 @@ import { knownByMint } from '../lib/mints.js';
 import { RiskStore, StrategyStateStore } from './engineStore.js';
 import { IntentStore } from './intents.js';
 import { readKeeperStatus, type KeeperStatusData } from './keeperStore.js';
-import { PnlStore } from './pnl.js';
+import { intentKeys } from './intentLayout.js';
+import { PnlStore, unrealizedOf } from './pnl.js';
 import { readPresence, type KeeperBeat } from './presence.js';
 import { safeRedisUrl } from './redis.js';
+import { readSessions, type Session } from './sessions.js';
 import { SnapshotStore, type MarketSnapshot, type WalletSnapshot } from './snapshots.js';
+import { isClaim, readTrades } from './trades.js';
 
 /**
  * The status read model: one document of what a keeper is doing and has done, read from its records in Redis through
@@ -70,10 +73,15 @@ export interface StatusDocument {
   balances: { at: number; sol: { lamports: bigint; ui: string }; tokens: Balance[] } | null;
   killSwitch: { engaged: boolean; mode: KillSwitchMode | null; reason: string | null; by: string | null; at: number | null };
   strategies: Array<{ id: string; strategy: string; version: string | null; schedule: z.output<typeof scheduleSchema>; lastDecision: DecisionSummary | null; pnl: Pnl; nextRunAt: NextRun }>;
-  intents: { total: number; byState: Record<IntentState, number> };
+  intents: { total: number; byState: Record<IntentState, number>; /** Created in the current session. */ session: number };
+  /** The current session (the keeper's run; src/store/sessions.ts), which `pnl` and `trades` cover; null before any. */
+  session: Session | null;
+  /** Trades (the one definition, src/store/trades.ts: what `trades` lists) of the current session, claims among them. */
+  trades: { session: number; claims: number };
   orders: { trigger: WalletSnapshot['trigger']; recurring: WalletSnapshot['recurring'] } | null;
   positions: { lend: WalletSnapshot['lend']; prediction: WalletSnapshot['prediction'] } | null;
-  pnl: { strategies: Array<{ id: string } & Pnl>; total: Pnl };
+  /** Realised P&L of the current session (`total` and each strategy), and of every session (`allSessions`). */
+  pnl: { strategies: Array<{ id: string } & Pnl>; total: Pnl; allSessions: Pnl };
   snapshots: Record<'market' | 'wallet' | 'prediction', { at: number; ageMs: number } | null>;
   feedErrors: Record<string, string>;
   guardRefusals: Array<{ id: string; strategy: string; kind: string; at: number; reason: string }>;
@@ -120,7 +128,13 @@ export async function readStatus(redis: Redis, loc: { redisUrl: string; prefix: 
     pnlStore.instances(),
   ]);
   const pnlOf = new Map<string, Pnl>();
-  for (const id of new Set([...meta.strategies.map((s) => s.id), ...pnlIds])) pnlOf.set(id, await pnlStore.summary(id));
+  const pnlAll: Pnl[] = [];
+  for (const id of new Set([...meta.strategies.map((s) => s.id), ...pnlIds])) {
+    pnlOf.set(id, await pnlStore.summary(id, 'session'));
+    pnlAll.push(await pnlStore.summary(id, 'all'));
+  }
+  const session = (await readSessions(redis, prefix)).at(-1) ?? null;
+  const sessionTrades = session ? await readTrades(redis, prefix, { session: session.id }) : [];
   const strategies = [];
   for (const s of meta.strategies) {
     const d = await states.lastDecision(s.id);
@@ -164,10 +178,12 @@ export async function readStatus(redis: Redis, loc: { redisUrl: string; prefix: 
     balances: wallet ? { at: wallet.at, sol: { lamports: wallet.lamports, ui: formatUnits(wallet.lamports, 9) }, tokens: wallet.holdings.map((h) => balanceOf(h, market, wallet)) } : null,
     killSwitch: { engaged: halted !== null, mode: halted?.mode ?? null, reason: halted?.reason ?? null, by: halted?.by ?? null, at: halted && halted.at > 0 ? halted.at : null },
     strategies,
-    intents: { total: INTENT_STATES.reduce((t, s) => t + byState[s], 0), byState },
+    intents: { total: INTENT_STATES.reduce((t, s) => t + byState[s], 0), byState, session: session ? await redis.zcount(intentKeys(prefix).index, session.startedAt, '+inf') : 0 },
+    session,
+    trades: { session: sessionTrades.length, claims: sessionTrades.filter(isClaim).length },
     orders: wallet ? { trigger: wallet.trigger, recurring: wallet.recurring } : null,
     positions: wallet ? { lend: wallet.lend, prediction: wallet.prediction } : null,
-    pnl: { strategies: pnlRows, total: { realizedUsd: sum('realizedUsd'), volumeUsd: sum('volumeUsd'), fills: sum('fills') } },
+    pnl: { strategies: pnlRows, total: { realizedUsd: sum('realizedUsd'), volumeUsd: sum('volumeUsd'), fills: sum('fills') }, allSessions: { realizedUsd: pnlAll.reduce((t, p) => t + p.realizedUsd, 0), volumeUsd: pnlAll.reduce((t, p) => t + p.volumeUsd, 0), fills: pnlAll.reduce((t, p) => t + p.fills, 0) } },
     snapshots: { market: age(market), wallet: age(wallet), prediction: age(prediction) },
     feedErrors: wallet?.errors ?? {},
     guardRefusals,
@@ -192,18 +208,6 @@ function valueOf(startUsd: number | undefined, market: MarketSnapshot | undefine
   const now = market && wallet ? walletValueUsd(market, wallet, prediction) : undefined;
   const start = startUsd ?? null;
   return { startUsd: start, nowUsd: now?.usd ?? null, changeUsd: now && start !== null ? now.usd - start : null, at: wallet?.at ?? null, unpriced: now?.unpriced ?? [] };
-}
-
-/** A book's holdings at the market's prices, minus their cost; mints without a price are named and left out. */
-function unrealizedOf(holdings: ReadonlyArray<{ mint: string; qty: number; costUsd: number }>, market: MarketSnapshot | undefined): { unrealizedUsd: number; unpriced: string[] } {
-  let usd = 0;
-  const unpriced: string[] = [];
-  for (const h of holdings) {
-    const p = market?.prices[h.mint];
-    if (!p || !(p.usd > 0)) unpriced.push(h.mint);
-    else usd += (h.qty / 10 ** p.decimals) * p.usd - h.costUsd;
-  }
-  return { unrealizedUsd: usd, unpriced };
 }
 
 /**

@@ -7,11 +7,15 @@ import { readVenueOrders } from './keeperStore.js';
 import type { VenueOrderRecord } from '../engine/keeperPorts.js';
 import { knownByMint, USDC_MINT } from '../lib/mints.js';
 import { evalScript } from './scripts.js';
+import { readSessions, sessionAt } from './sessions.js';
 
 /**
- * What `trades` lists: the landed intents of the ledger that moved money, read back from Redis. Nothing here is
- * stored apart from the ledger: a trade is a view of an intent record (and of what the venue reconciliation wrote
- * on it), so `trades` always agrees with `intents`.
+ * The one definition of a trade, used by `trades`, the console and notification summaries, status, the dashboard and
+ * the metrics: a landing that moved tokens for the wallet. A swap when it lands; a limit, recurring or prediction
+ * order when the venue filled it (placing one is not a trade); a prediction claim; a Lend Earn deposit, withdrawal,
+ * mint or redeem. Cancels, sends and claw-backs are not trades. Nothing here is stored apart from the ledger: a trade
+ * is a view of an intent record (and of what the venue reconciliation wrote on it), so `trades` always agrees with
+ * `intents`. Each trade names its session (src/store/sessions.ts): the keeper run it happened in.
  */
 
 /** The kinds of trade: direct ones (the intent's own kind) and orders the venue filled later. */
@@ -45,6 +49,8 @@ export interface Trade {
   feeLamports: bigint | null;
   /** Prediction fills: what the contracts cost in all, micro-USD (the venue's quote), for the price. */
   costMicroUsd?: bigint;
+  /** The session it happened in (the keeper run whose time holds `at`); null before any session was recorded. */
+  session: number | null;
 }
 
 /** Decimals of a mint the trades read cannot find elsewhere (from the snapshots). */
@@ -73,18 +79,19 @@ export async function noteTradeFee(redis: Redis, prefix: string, intentId: strin
  * moves and claims, and landed orders (limit, recurring, prediction) the venue reconciliation has seen filled.
  * Corrupt records are left out (and named by `intents`).
  */
-export async function readTrades(redis: Redis, prefix: string, o: { since?: number; decimalsOf?: DecimalsOf } = {}): Promise<Trade[]> {
+export async function readTrades(redis: Redis, prefix: string, o: { since?: number; until?: number; session?: number; decimalsOf?: DecimalsOf } = {}): Promise<Trade[]> {
   const store = new IntentStore(redis, prefix);
   const { records } = await store.read(await store.idsIn('landed'));
-  const venue = await readVenueOrders(redis, prefix, records.map((r) => r.id));
-  const fees = await readFees(redis, prefix, records);
+  const [venue, fees, sessions] = await Promise.all([readVenueOrders(redis, prefix, records.map((r) => r.id)), readFees(redis, prefix, records), readSessions(redis, prefix)]);
   const decimalsOf = (mint: string): number | null => knownByMint(mint)?.decimals ?? o.decimalsOf?.(mint) ?? null;
   const trades: Trade[] = [];
   for (const r of records) {
     const t = tradeOf(r, venue.get(r.id), decimalsOf);
     if (!t) continue;
     t.feeLamports = fees.get(r.id) ?? null;
-    if (o.since === undefined || t.at >= o.since) trades.push(t);
+    t.session = sessionAt(sessions, t.at)?.id ?? null;
+    if (o.session !== undefined && t.session !== o.session) continue;
+    if ((o.since === undefined || t.at >= o.since) && (o.until === undefined || t.at < o.until)) trades.push(t);
   }
   return trades.sort((a, b) => a.at - b.at || (a.intent < b.intent ? -1 : 1));
 }
@@ -111,7 +118,7 @@ async function readFees(redis: Redis, prefix: string, records: readonly IntentRe
 export function tradeOf(r: IntentRecord, venue: VenueOrderRecord | undefined, decimalsOf: (mint: string) => number | null): Trade | undefined {
   if (r.state !== 'landed' || (r.result && 'alreadyDone' in r.result)) return undefined;
   const leg = (mint: string, amount: bigint | undefined): TradeLeg | null => (amount === undefined ? null : { mint, amount, decimals: decimalsOf(mint) });
-  const base = { intent: r.id, strategy: r.instance, signature: r.signature ?? r.signatures.at(-1) ?? null, at: r.updatedAt, feeLamports: null };
+  const base = { intent: r.id, strategy: r.instance, signature: r.signature ?? r.signatures.at(-1) ?? null, at: r.updatedAt, feeLamports: null, session: null };
   const filled = venue?.status === 'filled';
   const filledAt = venue?.changedAt ?? r.updatedAt;
   const changes = tokenChanges(r.quote);
@@ -195,6 +202,32 @@ export function tradePriceUsd(t: Trade): string | null {
   if (usd(t.in) && !usd(t.out)) return ratio(t.in, t.out);
   if (usd(t.in) && usd(t.out)) return ratio(t.in, t.out);
   return null;
+}
+
+/** Whether a trade is a claim (the summary counts claims apart, within its trades). */
+export function isClaim(t: Pick<Trade, 'kind'>): boolean {
+  return t.kind === 'prediction.claim';
+}
+
+/**
+ * A trade's value in USD: the amount of its USD-stablecoin leg when it has one, else its token legs at `usdPerUnit`
+ * (the feed's price per whole token: the paid leg first); undefined when neither can be valued.
+ */
+export function tradeUsd(t: Trade, usdPerUnit: (mint: string) => number | undefined): number | undefined {
+  const worth = (l: TradeLeg | null): number | undefined => {
+    if (l?.mint == null || l.amount === null || l.decimals === null) return undefined;
+    const price = knownByMint(l.mint)?.category === 'stable' ? 1 : usdPerUnit(l.mint);
+    return price === undefined ? undefined : (Number(l.amount) / 10 ** l.decimals) * price;
+  };
+  const stable = [t.in, t.out].find((l) => l?.mint != null && knownByMint(l.mint)?.category === 'stable');
+  return worth(stable ?? null) ?? worth(t.in) ?? worth(t.out);
+}
+
+/** What a list of trades adds up to: how many, how many of them are claims, and their USD volume (see tradeUsd). */
+export function tallyTrades(trades: readonly Trade[], usdPerUnit: (mint: string) => number | undefined): { trades: number; claims: number; volumeUsd: number } {
+  let volumeUsd = 0;
+  for (const t of trades) volumeUsd += isClaim(t) ? 0 : (tradeUsd(t, usdPerUnit) ?? 0);
+  return { trades: trades.length, claims: trades.filter(isClaim).length, volumeUsd };
 }
 
 /** (num / 10^numDecimals) / (den / 10^denDecimals) to `places` decimals (rounded down), trailing zeros trimmed. */

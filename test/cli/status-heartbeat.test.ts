@@ -72,7 +72,7 @@ describe('status: alive or stopped, by the keeper heartbeat', { timeout: 120_000
     expect(JSON.parse(found.stdout)).toMatchObject({ prefix: ALIVE, located: { how: 'heartbeat', othersAlive: [] } });
     expect((await status()).stdout).toMatch(new RegExp(`^where\\s+prefix ${ALIVE} on \\S+ \\(config/paper\\.yaml\\), the keeper alive on this Redis$`, 'm'));
     const trades = await runKeeperCli(['trades', '--redis-url', redis.url]);
-    expect(trades.stdout).toBe(`trades of prefix ${ALIVE} (the keeper running now): none settled yet\n`);
+    expect(trades.stdout).toBe(`trades of prefix ${ALIVE}, every trade (no session recorded), the keeper running now: none settled yet\n`);
 
     const other = new KeeperHeartbeat(redis.client(), 'hb-other', { role: 'worker', wallet: null });
     await other.start();

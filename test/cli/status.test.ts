@@ -112,7 +112,9 @@ describe.concurrent('jup-keeper status', () => {
       expect(doc.strategies.map((s: { id: string }) => s.id)).toEqual(['dca', 'rebal']);
       expect(doc.strategies[0]).toMatchObject({ strategy: 'dca-swap', version: '1.0.0', schedule: { every: 2000 }, lastDecision: { at: now - 60_000, outcome: 'intents', intents: [{ id: 'dca.swap.landed', state: 'landed' }] } });
       expect(doc.strategies[1]).toMatchObject({ schedule: { cron: '*/5 * * * *', tz: 'UTC' }, lastDecision: null });
-      expect(doc.intents).toEqual({ total: 4, byState: { planned: 1, built: 0, guarded: 0, signed: 0, submitted: 0, landed: 1, failed: 0, expired: 0, rejected: 2 } });
+      // No keeper of this version started here: no session, so nothing counts as this session's.
+      expect(doc.intents).toEqual({ total: 4, byState: { planned: 1, built: 0, guarded: 0, signed: 0, submitted: 0, landed: 1, failed: 0, expired: 0, rejected: 2 }, session: 0 });
+      expect(doc.session).toBeNull();
       expect(doc.orders.trigger[0]).toMatchObject({ makingAmount: '1000000000', takingAmount: '200000000' });
       expect(doc.orders.recurring[0]).toMatchObject({ inUsed: '10000000' });
       expect(doc.positions.lend[0]).toMatchObject({ asset: USDC, underlyingAssets: '9500000' });
@@ -157,7 +159,8 @@ describe.concurrent('jup-keeper status', () => {
       expect(out).toMatch(/^kill switch\s+ENGAGED \(halt\) by worker \S+ ago: operator: maintenance window$/m);
       expect(out).toMatch(/^risk today\s+.*refused: 1 max-daily-notional/m);
       expect(out).toMatch(/^venue\s+simulator http:\/\/127\.0\.0\.1:8899$/m);
-      expect(out).toMatch(/^intents\s+4 \(1 planned, 1 landed, 2 rejected\)$/m);
+      expect(out).toMatch(/^intents\s+0 this session; 4 over every session \(1 planned, 1 landed, 2 rejected\)$/m);
+      expect(out).toMatch(/^session\s+none recorded$/m);
       expect(out).toMatch(/^\s+SOL\s+2\.5\s+\(native\)$/m);
       expect(out).toMatch(/^\s+USDC\s+12\.345678\s/m);
       expect(out).toMatch(/^\s+HELP\s+1\.5\s/m);
@@ -167,7 +170,7 @@ describe.concurrent('jup-keeper status', () => {
       expect(out).toMatch(/^\s+trigger\s+\S+\s+1 SOL for 200 USDC, 1 SOL left$/m);
       // Fixed decimals, signed P&L: realised, unrealised (nothing the books bought is still held), volume, fills.
       expect(out).toMatch(/^\s+total\s+\+\$10\.00\s+\$0\.00\s+\$211\.00\s+3$/m);
-      expect(out).toMatch(/^P&L\s+realised \+\$10\.00, unrealised \$0\.00 /m);
+      expect(out).toMatch(/^P&L\s+realised \+\$10\.00 this session \(\+\$10\.00 over every session\), unrealised \$0\.00 /m);
       expect(out).toMatch(/^keeper\s+not running \(no heartbeat recorded/m);
       expect(out).toMatch(/^refusals \(latest 2\)$/m);
       expect(out).toContain(REFUSAL);

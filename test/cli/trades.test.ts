@@ -5,6 +5,7 @@ import type { Intent } from '../../src/sdk/intents.js';
 import { IntentStore, type IntentPatch } from '../../src/store/intents.js';
 import { KeeperStore } from '../../src/store/keeperStore.js';
 import { RiskStore } from '../../src/store/engineStore.js';
+import { beginSession } from '../../src/store/sessions.js';
 import { noteTradeFee } from '../../src/store/trades.js';
 import { runKeeperCli, startTestRedis, type TestRedis } from '../helpers/keeper.js';
 import { SOL, USDC } from './fixtures.js';
@@ -15,7 +16,7 @@ const JL_JUPUSD = '7GxATsNMnaC88vdwd2t3mwrFuQwwGvmYPrUQ4D6FotXk';
 const POSITION = 'BATA498LwbyBddfBHHryZfbvQsPYMxQAEbksfFBdzCuN';
 const ORDER = 'FYXvA9zr65eKumdxjuMw6eS1BfJAs5M9rfno2h1muCGN';
 /** The keys an outside tool relies on, in this order. */
-const KEYS = ['intent', 'strategy', 'kind', 'signature', 'at', 'inputMint', 'inAmount', 'outputMint', 'outAmount', 'priceUsd', 'feeLamports'];
+const KEYS = ['intent', 'strategy', 'kind', 'signature', 'at', 'inputMint', 'inAmount', 'outputMint', 'outAmount', 'priceUsd', 'feeLamports', 'session'];
 
 const sig = () => bs58.encode(randomBytes(64));
 
@@ -75,11 +76,11 @@ describe.concurrent('jup-keeper trades', { timeout: 120_000 }, () => {
       const rows = JSON.parse(run.stdout) as Array<Record<string, unknown>>;
       for (const row of rows) expect(Object.keys(row)).toEqual(KEYS);
       expect(rows).toEqual([
-        { intent: 'dca.swap.1', strategy: 'dca', kind: 'swap', signature: sigs.swap, at: new Date(t0).toISOString(), inputMint: SOL, inAmount: '0.05', outputMint: USDC, outAmount: '9.012345', priceUsd: '180.2469', feeLamports: '12500' },
-        { intent: 'ladder.trigger.create.1', strategy: 'ladder', kind: 'trigger.fill', signature: sigs.ladder, at: new Date(t0 + 30_000).toISOString(), inputMint: USDC, inAmount: '10', outputMint: SOL, outAmount: '0.055617629', priceUsd: '179.799106', feeLamports: '6980' },
-        { intent: 'edge.prediction.buy.1', strategy: 'edge', kind: 'prediction.fill', signature: sigs.buy, at: new Date(t0 + 40_000).toISOString(), inputMint: USDC, inAmount: '5', outputMint: null, outAmount: '6.71', priceUsd: '0.73', feeLamports: null },
-        { intent: '_keeper.prediction.claim.1', strategy: '_keeper', kind: 'prediction.claim', signature: sigs.claim, at: new Date(t0 + 60_000).toISOString(), inputMint: null, inAmount: '6.71', outputMint: USDC, outAmount: '6.71', priceUsd: '1', feeLamports: null },
-        { intent: 'idle.lend.deposit.1', strategy: 'idle', kind: 'lend.deposit', signature: sigs.deposit, at: new Date(t0 + 70_000).toISOString(), inputMint: JUPUSD, inAmount: '100', outputMint: JL_JUPUSD, outAmount: '99.999988', priceUsd: '1', feeLamports: null },
+        { intent: 'dca.swap.1', strategy: 'dca', kind: 'swap', signature: sigs.swap, at: new Date(t0).toISOString(), inputMint: SOL, inAmount: '0.05', outputMint: USDC, outAmount: '9.012345', priceUsd: '180.2469', feeLamports: '12500', session: null },
+        { intent: 'ladder.trigger.create.1', strategy: 'ladder', kind: 'trigger.fill', signature: sigs.ladder, at: new Date(t0 + 30_000).toISOString(), inputMint: USDC, inAmount: '10', outputMint: SOL, outAmount: '0.055617629', priceUsd: '179.799106', feeLamports: '6980', session: null },
+        { intent: 'edge.prediction.buy.1', strategy: 'edge', kind: 'prediction.fill', signature: sigs.buy, at: new Date(t0 + 40_000).toISOString(), inputMint: USDC, inAmount: '5', outputMint: null, outAmount: '6.71', priceUsd: '0.73', feeLamports: null, session: null },
+        { intent: '_keeper.prediction.claim.1', strategy: '_keeper', kind: 'prediction.claim', signature: sigs.claim, at: new Date(t0 + 60_000).toISOString(), inputMint: null, inAmount: '6.71', outputMint: USDC, outAmount: '6.71', priceUsd: '1', feeLamports: null, session: null },
+        { intent: 'idle.lend.deposit.1', strategy: 'idle', kind: 'lend.deposit', signature: sigs.deposit, at: new Date(t0 + 70_000).toISOString(), inputMint: JUPUSD, inAmount: '100', outputMint: JL_JUPUSD, outAmount: '99.999988', priceUsd: '1', feeLamports: null, session: null },
       ]);
       for (const row of rows) for (const k of ['inAmount', 'outAmount', 'priceUsd', 'feeLamports']) expect(row[k] === null || typeof row[k] === 'string').toBe(true);
     });
@@ -102,12 +103,56 @@ describe.concurrent('jup-keeper trades', { timeout: 120_000 }, () => {
     });
   });
 
+  describe('when the keeper ran twice (two sessions)', () => {
+    const P2 = 'trades-cli-sessions';
+    const s1 = t0 + 1_000_000;
+    const s2 = s1 + 60_000;
+    const two = (...args: string[]) => runKeeperCli(['trades', '--redis-url', redis.url, '--prefix', P2, ...args]);
+
+    beforeAll(async () => {
+      const r = redis.client();
+      const intents = new IntentStore(r, P2);
+      const swap = async (id: string, at: number) => {
+        await intents.create({ id, instance: 'dca', strategy: 'dca@1.0.0', intent: { kind: 'swap', via: 'ultra', inputMint: SOL, outputMint: USDC, amount: 50_000_000n }, createdAt: at - 1_000, deadline: at + 600_000 });
+        for (const to of ['built', 'guarded'] as const) await intents.move(id, null, to, {}, at - 500);
+        await intents.move(id, null, 'signed', { signature: sig(), signatures: [] }, at - 200);
+        await intents.move(id, null, 'landed', { result: { slot: 1, inAmount: 50_000_000n, outAmount: 9_000_000n } }, at);
+      };
+      await beginSession(r, P2, s1);
+      await swap('dca.swap.first', s1 + 5_000);
+      await beginSession(r, P2, s2);
+      await swap('dca.swap.second', s2 + 5_000);
+    });
+
+    it('lists the last session only by default and says which', async () => {
+      const run = await two();
+      expect(run.code, run.stderr).toBe(0);
+      expect(run.stdout).toMatch(/^trades of prefix trades-cli-sessions, session 2 \(started 2026-01-15 05:17:40 UTC, the last one; --all for every session\): 1 trade\(s\)$/m);
+      expect(run.stdout).toMatch(/^2026-01-15 05:17:45\s+dca\s+swap\s/m);
+      expect(run.stdout).not.toMatch(/^2026-01-15 05:16:45/m);
+      const rows = JSON.parse((await two('--json')).stdout) as Array<{ intent: string; session: number }>;
+      expect(rows.map((x) => [x.intent, x.session])).toEqual([['dca.swap.second', 2]]);
+    });
+
+    it('--all lists every session, each trade naming its own', async () => {
+      const run = await two('--all');
+      expect(run.code, run.stderr).toBe(0);
+      expect(run.stdout).toMatch(/^trades of prefix trades-cli-sessions, every session \(2\): 2 trade\(s\)$/m);
+      expect(run.stdout).toMatch(/^SESSION\s+TIME \(UTC\)/m);
+      expect(run.stdout).toMatch(/^\s*1\s+2026-01-15 05:16:45\s+dca\s+swap\s/m);
+      expect(run.stdout).toMatch(/^\s*2\s+2026-01-15 05:17:45\s+dca\s+swap\s/m);
+      const rows = JSON.parse((await two('--json', '--all')).stdout) as Array<{ intent: string; session: number }>;
+      expect(rows.map((x) => [x.intent, x.session])).toEqual([['dca.swap.first', 1], ['dca.swap.second', 2]]);
+    });
+  });
+
   describe('as a table', () => {
     it('shows one line per trade with its pair, amounts with symbols, price, fee and signature', async () => {
       const run = await cli();
       expect(run.code, run.stderr).toBe(0);
       const out = run.stdout;
-      expect(out).toMatch(/^trades of prefix trades-cli: 5 trade\(s\)$/m);
+      // No keeper of this version started here: no session is recorded, so every trade is listed, and it says so.
+      expect(out).toMatch(/^trades of prefix trades-cli, every trade \(no session recorded\): 5 trade\(s\)$/m);
       expect(out).toMatch(/^2026-01-15 05:00:00\s+dca\s+swap\s+SOL → USDC\s+0\.05 SOL\s+9\.012345 USDC\s+\$180\.25\s+0\.0000125 SOL\s+\S+…\S+$/m);
       expect(out).toMatch(/^2026-01-15 05:00:30\s+ladder\s+trigger\.fill\s+USDC → SOL\s+10 USDC\s+0\.055617629 SOL\s+\$179\.80\s+0\.00000698 SOL\s/m);
       expect(out).toMatch(/^\S+ \S+\s+edge\s+prediction\.fill\s+USDC → NO KXSOL5M-4032-UP\s+5 USDC\s+6\.71 contracts\s+\$0\.73\s+-\s/m);

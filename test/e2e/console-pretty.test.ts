@@ -50,7 +50,8 @@ describe('the human console of a paper run', () => {
     // The summary at stop, before the last line.
     const lines = out.trimEnd().split('\n');
     expect(lines.at(-1)).toMatch(/INFO {3}keeper stopped$/);
-    expect(lines.at(-2)).toMatch(/^\d\d:\d\d:\d\d summary {2}since start \(\d+[smh]\w*\): 2 trades, \$[\d,.]+ volume, [\d.e-]+ SOL fees, P&L -?\$[\d,.]+, 0 claims, 0 refusals$/);
+    // Its scope (the session: this run of the keeper), its trades as `trades` counts them, realised and unrealised P&L.
+    expect(lines.at(-2)).toMatch(/^\d\d:\d\d:\d\d summary {2}session \d+ \(\d+[smh]\w*\): 2 trades, \$[\d,.]+ volume, [\d.e-]+ SOL fees, P&L realised -?\$[\d,.]+, unrealised (-?\$[\d,.]+|unknown), 0 refusals$/);
   });
 
   it('keeps JSON lines with --log-format json, even when the config asks for pretty', { timeout: 120_000 }, async () => {
@@ -65,7 +66,7 @@ describe('the human console of a paper run', () => {
     expect(filled).toMatchObject({ instance: 'dca-sol-usdc', kind: 'swap', in: { symbol: 'SOL', amount: '50000000', decimals: 9 }, out: { symbol: 'USDC', decimals: 6 }, priceUnit: 'USD/SOL', price: expect.any(Number), signature: expect.any(String) });
     expect(k.logs().find((l) => l.msg === 'keeper started')).toMatchObject({ instances: [{ id: 'dca-sol-usdc', strategy: 'dca-swap', schedule: 'every 1s' }], limits: { maxNotionalUsdPerIntent: 1000, minSolReserveLamports: '10000000' } });
     expect(await stopKeeper(k)).toBe(0);
-    expect(k.logs().at(-2)).toMatchObject({ msg: 'summary', period: 'since start', trades: expect.any(Number), volumeUsd: expect.any(Number), feesLamports: expect.any(String), refusals: 0 });
+    expect(k.logs().at(-2)).toMatchObject({ msg: 'summary', period: expect.stringMatching(/^session \d+$/), session: expect.any(Number), trades: expect.any(Number), volumeUsd: expect.any(Number), feesLamports: expect.any(String), refusals: 0 });
     expect(k.logs().at(-1)?.msg).toBe('keeper stopped');
   });
 });

@@ -126,7 +126,7 @@ describe('npm start, then status and trades in another shell', () => {
       );
       const usdc = Number(DCA_SWAP.exec(trades)![1]);
       expect(usdc).toBeGreaterThan(0);
-      expect(trades).toMatch(/^trades of prefix jk-paper \(the keeper running now\): \d+ trade\(s\)$/m);
+      expect(trades).toMatch(/^trades of prefix jk-paper, session \d+ \(started \d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC, the keeper running now; --all for every session\): \d+ trade\(s\)$/m);
       expect(trades).toMatch(/^TIME \(UTC\)\s+STRATEGY\s+KIND\s+PAIR\s+IN\s+OUT\s+PRICE\s+FEE\s+SIGNATURE$/m);
 
       const status = await npx('status');
@@ -165,7 +165,7 @@ describe('npm start, then status and trades in another shell', () => {
       expect(after.stdout).toMatch(/^\s+dca-sol-usdc\s+\S+\s+every 15s\s+\S+ ago\s+stopped\s/m);
       // The trades stay listed once the bot stopped.
       const later = await npx('trades');
-      expect(later.stdout).toMatch(/^trades of prefix jk-paper: \d+ trade\(s\)$/m);
+      expect(later.stdout).toMatch(/^trades of prefix jk-paper, session \d+ \(started \d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC, the last one; --all for every session\): \d+ trade\(s\)$/m);
       expect(later.stdout).toMatch(DCA_SWAP);
     },
     360_000,

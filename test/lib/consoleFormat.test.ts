@@ -74,10 +74,10 @@ describe('the human console', () => {
     expect(formatRecord(rec)).toBe('06:01:02 claimed  keeper  claim $10.2 of a settled winning position in POLY-1  sig 4xKq…s4R1\n');
   });
 
-  it('shows the summary: trades, volume, fees, P&L, claims, refusals', () => {
-    const rec = { level: 30, time: T, msg: 'summary', period: 'since start', sinceMs: 312_000, trades: 12, claims: 1, volumeUsd: 1184.2, feesLamports: '60000', refusals: 2, errors: 0, pnlUsd: -0.31 };
-    expect(formatRecord(rec)).toBe('06:01:02 summary  since start (5m): 12 trades, $1,184.20 volume, 0.00006 SOL fees, P&L -$0.31, 1 claim, 2 refusals\n');
-    expect(formatRecord({ ...rec, trades: 1, refusals: 1, errors: 3, pnlUsd: null, sinceMs: 4_000_000 })).toBe('06:01:02 summary  since start (1h07m): 1 trade, $1,184.20 volume, 0.00006 SOL fees, P&L unknown, 1 claim, 1 refusal, 3 errors\n');
+  it('shows the summary with its scope: the session, its trades (claims among them), volume, fees, realised and unrealised P&L, refusals', () => {
+    const rec = { level: 30, time: T, msg: 'summary', period: 'session 2', session: 2, sinceMs: 312_000, trades: 12, claims: 1, volumeUsd: 1184.2, feesLamports: '60000', refusals: 2, errors: 0, pnlUsd: -0.19, unrealizedUsd: -0.56 };
+    expect(formatRecord(rec)).toBe('06:01:02 summary  session 2 (5m): 12 trades (1 claim), $1,184.20 volume, 0.00006 SOL fees, P&L realised -$0.19, unrealised -$0.56, 2 refusals\n');
+    expect(formatRecord({ ...rec, trades: 1, claims: 0, refusals: 1, errors: 3, pnlUsd: null, unrealizedUsd: null, sinceMs: 4_000_000 })).toBe('06:01:02 summary  session 2 (1h07m): 1 trade, $1,184.20 volume, 0.00006 SOL fees, P&L realised unknown, unrealised unknown, 1 refusal, 3 errors\n');
   });
 
   it('starts with a banner naming the venue, the wallet, each strategy with its schedule, and the limits', () => {

@@ -9,7 +9,12 @@ import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { eventsKey, type KeeperEvent } from '../../src/lib/events.js';
 import { createLogger } from '../../src/lib/logger.js';
 import { dailySummary, emptyTally, Notifier, SinkRunner, StreamPublisher, StreamReader, tallyAfter, tallyStream, telegramSink, webhookSink, discordSink, msUntil, type SinkPolicy } from '../../src/notify/index.js';
+import type { Intent } from '../../src/sdk/intents.js';
+import { IntentStore } from '../../src/store/intents.js';
 import { KillSwitchStore } from '../../src/store/killSwitch.js';
+import { beginSession } from '../../src/store/sessions.js';
+import { ledgerTotals } from '../../src/store/sessionTotals.js';
+import { SOL, USDC } from '../cli/fixtures.js';
 import { freePort } from '../helpers/keeper.js';
 
 const REDIS_URL = process.env.REDIS_URL || 'redis://127.0.0.1:6379';
@@ -214,24 +219,37 @@ describe('the event stream in Redis', () => {
     await redis.del(eventsKey(p2));
   });
 
-  it('sends the daily summary of the last 24 hours once per deployment, whichever notifier comes first', async () => {
+  it('sends the daily summary of the last 24 hours once per deployment, whichever notifier comes first, counting the trades of the ledger', async () => {
     const p4 = `${prefix}-daily`;
     const { logger } = captured();
     const publisher = new StreamPublisher(redis, p4, logger);
+    const session = await beginSession(redis, p4, Date.now() - 60_000);
+    // A swap that landed (a trade) and a limit order placed and still resting (no trade): both announced on landing.
+    const intents = new IntentStore(redis, p4);
+    const land = async (id: string, intent: Intent, result: Record<string, unknown>) => {
+      const t = Date.now();
+      await intents.create({ id, instance: 'dca', strategy: 'dca@1.0.0', intent, createdAt: t, deadline: t + 60_000 });
+      for (const to of ['built', 'guarded'] as const) await intents.move(id, null, to, {}, t);
+      await intents.move(id, null, 'signed', { signature: 'sig', signatures: ['sig'] }, t);
+      await intents.move(id, null, 'landed', { result }, t);
+    };
+    await land('dca.swap.1', { kind: 'swap', via: 'ultra', inputMint: USDC, outputMint: SOL, amount: 20_000_000n }, { inAmount: 20_000_000n, outAmount: 100_000_000n });
+    await land('dca.trigger.1', { kind: 'trigger.create', inputMint: USDC, outputMint: SOL, makingAmount: 5_000_000n, takingAmount: 25_000_000n }, {});
     publisher.publish({ ...fill(1), usd: 20, feeLamports: '5000' });
+    publisher.publish({ ...fill(2), kind: 'trigger.create', usd: 5, feeLamports: '5000' });
     publisher.publish({ type: 'refusal', at: Date.now(), instance: 'x', intent: 'y', kind: 'swap', rule: 'max-notional', message: 'm' });
     await publisher.flush();
     const sent: KeeperEvent[] = [];
     publisher.subscribe((e) => sent.push(e));
-    const o = { redis, prefix: p4, summaryEveryMs: 60_000, sendNotifications: true, env: {} as never, pnlUsd: () => Promise.resolve(-1.234), logger };
+    const o = { redis, prefix: p4, summaryEveryMs: 60_000, sendNotifications: true, env: {} as never, session, totals: (w: { session?: number; from?: number; to?: number }) => ledgerTotals(redis, p4, w), logger };
     const at = Date.now() + 5;
     // Two notifiers at midnight: one summary.
     await Promise.all([dailySummary(o, publisher, () => at), dailySummary(o, publisher, () => at)]);
-    expect(sent).toEqual([{ type: 'summary', at, period: expect.stringMatching(/^24 h to \d{4}-\d\d-\d\d \d\d:\d\d UTC$/), trades: 1, claims: 0, volumeUsd: 20, feesLamports: '5000', refusals: 1, errors: 0, pnlUsd: -1.23 }]);
-    await redis.del(eventsKey(p4), ...(await redis.keys(`${p4}:notify:*`)));
+    expect(sent).toEqual([{ type: 'summary', at, period: expect.stringMatching(/^24 h to \d{4}-\d\d-\d\d \d\d:\d\d UTC$/), session: session.id, trades: 1, claims: 0, volumeUsd: 20, feesLamports: '10000', refusals: 1, errors: 0, pnlUsd: 0, unrealizedUsd: null }]);
+    await redis.del(eventsKey(p4), ...(await redis.keys(`${p4}:*`)));
   });
 
-  it('tallies a window of the stream: trades, volume, fees, claims, refusals, errors', async () => {
+  it('tallies a window of the stream: fees, refusals, errors (trades are the ledger\'s)', async () => {
     const p3 = `${prefix}-tally`;
     const publisher = new StreamPublisher(redis, p3, captured().logger);
     const t0 = Date.now();
@@ -241,15 +259,15 @@ describe('the event stream in Redis', () => {
     publisher.publish({ type: 'refusal', at: t0, instance: 'x', intent: 'y', kind: 'swap', rule: 'max-notional', message: 'm' });
     publisher.publish({ type: 'error', at: t0, message: 'e' });
     await publisher.flush();
-    expect(await tallyStream(redis, p3, t0 - 1_000, Date.now() + 1)).toEqual({ trades: 2, claims: 1, volumeUsd: 12.5, feesLamports: '15000', refusals: 1, errors: 1 });
-    expect(await tallyStream(redis, p3, Date.now() + 10_000, Date.now() + 20_000)).toMatchObject({ trades: 0 });
+    expect(await tallyStream(redis, p3, t0 - 1_000, Date.now() + 1)).toEqual({ feesLamports: '15000', refusals: 1, errors: 1 });
+    expect(await tallyStream(redis, p3, Date.now() + 10_000, Date.now() + 20_000)).toEqual({ feesLamports: '0', refusals: 0, errors: 0 });
     // Read on from a cursor: what was counted is not counted again, and the stream's trimming cannot lose it.
     const first = await tallyAfter(redis, p3, emptyTally(), `${t0 - 1_000}-0`, Date.now() + 1);
     publisher.publish({ ...fill(3), usd: 1, feeLamports: '5000' });
     await publisher.flush();
     await redis.xtrim(eventsKey(p3), 'MAXLEN', 1);
     const next = await tallyAfter(redis, p3, first.tally, `(${first.last!}`, Date.now() + 1);
-    expect(next.tally).toEqual({ trades: 3, claims: 1, volumeUsd: 13.5, feesLamports: '20000', refusals: 1, errors: 1 });
+    expect(next.tally).toEqual({ feesLamports: '20000', refusals: 1, errors: 1 });
     await redis.del(eventsKey(p3));
   });
 });

@@ -62,10 +62,11 @@ export function renderStatus(doc: StatusView): string {
     ['venue', doc.venue ? `${doc.venue.kind} ${doc.venue.url ?? ''}`.trim() : 'unknown (no keeper meta)'],
     ['wallet', doc.wallet?.address ?? 'unknown'],
     ['wallet value', walletValueLine(doc, ago)],
-    ['P&L', `realised ${formatPnlUsd(doc.pnl.total.realizedUsd)}, unrealised ${formatPnlUsd(doc.unrealizedPnl.totalUsd)} (the strategies' swaps, by average cost)`],
+    ['session', doc.session ? `${doc.session.id}, started ${ago(doc.session.startedAt)}: ${doc.trades.session} trade(s)${doc.trades.claims > 0 ? ` (${doc.trades.claims} claim(s))` : ''} (\`trades\`; --all for every session)` : 'none recorded'],
+    ['P&L', `realised ${formatPnlUsd(doc.pnl.total.realizedUsd)} this session (${formatPnlUsd(doc.pnl.allSessions.realizedUsd)} over every session), unrealised ${formatPnlUsd(doc.unrealizedPnl.totalUsd)} (the strategies' swaps, by average cost)`],
     ['kill switch', doc.killSwitch.engaged ? `ENGAGED (${doc.killSwitch.mode ?? 'halt'})${doc.killSwitch.by ? ` by ${doc.killSwitch.by}` : ''}${doc.killSwitch.at ? ` ${ago(doc.killSwitch.at)}` : ''}: ${doc.killSwitch.reason ?? ''}`.trim() : 'off'],
     ['risk today', riskLine(doc)],
-    ['intents', `${doc.intents.total}${doc.intents.total > 0 ? ` (${INTENT_STATES.filter((s) => doc.intents.byState[s] > 0).map((s) => `${doc.intents.byState[s]} ${s}`).join(', ')})` : ''}`],
+    ['intents', `${doc.intents.session} this session; ${doc.intents.total} over every session${doc.intents.total > 0 ? ` (${INTENT_STATES.filter((s) => doc.intents.byState[s] > 0).map((s) => `${doc.intents.byState[s]} ${s}`).join(', ')})` : ''}`],
     ['snapshots', (['market', 'wallet', 'prediction'] as const).map((n) => `${n} ${ago(doc.snapshots[n]?.at)}`).join(', ')],
   ];
   out.push(formatFields(head));
@@ -99,7 +100,7 @@ export function renderStatus(doc: StatusView): string {
     const unrealized = new Map(doc.unrealizedPnl.strategies.map((u) => [u.id, u.unrealizedUsd]));
     const row = (id: string, p: Pnl, u: number | undefined) => [id, formatPnlUsd(p.realizedUsd), u === undefined ? '-' : formatPnlUsd(u), formatFixedUsd(p.volumeUsd), String(p.fills)];
     const rows = [...doc.pnl.strategies.map((p) => row(p.id, p, unrealized.get(p.id))), row('total', doc.pnl.total, doc.unrealizedPnl.totalUsd)];
-    out.push(`P&L of swaps (average cost)\n${indent(formatTable([{ header: 'STRATEGY' }, { header: 'REALISED', align: 'right' }, { header: 'UNREALISED', align: 'right' }, { header: 'VOLUME', align: 'right' }, { header: 'FILLS', align: 'right' }], rows))}`);
+    out.push(`P&L of swaps this session (average cost)\n${indent(formatTable([{ header: 'STRATEGY' }, { header: 'REALISED', align: 'right' }, { header: 'UNREALISED', align: 'right' }, { header: 'VOLUME', align: 'right' }, { header: 'FILLS', align: 'right' }], rows))}`);
   }
   const errors = Object.entries(doc.feedErrors);
   if (errors.length > 0) out.push(`feed errors\n${indent(formatFields(errors))}`);

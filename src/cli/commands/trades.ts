@@ -4,6 +4,7 @@ import { parseDuration } from '../../config/duration.js';
 import { formatUnits } from '../../lib/amounts.js';
 import { knownByMint } from '../../lib/mints.js';
 import { SnapshotStore } from '../../store/snapshots.js';
+import { readSessions, type Session } from '../../store/sessions.js';
 import { readTrades, tradePriceUsd, type Trade, type TradeLeg } from '../../store/trades.js';
 import type { CliContext } from '../context.js';
 import { formatUsd } from '../format.js';
@@ -14,6 +15,7 @@ import { shortId } from '../../lib/fills.js';
 
 interface TradesOptions extends RedisArgs {
   since?: number;
+  all?: boolean;
 }
 
 /**
@@ -34,6 +36,7 @@ export interface TradeRow {
   outAmount: string | null;
   priceUsd: string | null;
   feeLamports: string | null;
+  session: number | null;
 }
 
 /** Registers `trades`: every settled trade and claim of a keeper, read from its Redis ledger (read-only). */
@@ -42,6 +45,7 @@ export function registerTradesCommand(program: Command, ctx: CliContext): void {
     program
       .command('trades')
       .description("a keeper's settled trades and claims from its Redis ledger, oldest first, amounts in token units (read-only)")
+      .option('--all', 'every session of the prefix, with a SESSION column (default: the current session, or the last one)')
       .addOption(new Option('--since <when>', 'only trades at or after this: a duration back from now (30m, 12h, 7d) or an ISO time (2026-11-27T05:00:00Z)').argParser(parseSince))
       .addHelpText(
         'after',
@@ -49,22 +53,28 @@ export function registerTradesCommand(program: Command, ctx: CliContext): void {
 What is listed: landed swaps; limit (trigger), recurring and prediction orders once the keeper's venue
 reconciliation saw them filled (a limit order at its own terms: the venue may have paid more; a recurring
 order's output is not recorded); prediction claims; Lend Earn deposits, withdrawals, mints and redeems.
-Orders still resting, cancels and sends are not trades (see \`intents\`, \`send list\`).
+Orders still resting, cancels and sends are not trades (see \`intents\`, \`send list\`). This is the one
+definition of a trade: the console summary, status and the dashboard count the same.
+
+Scope: a session is one run of the keeper (each start begins the next). By default only the current session's
+trades are listed (the last one's once the keeper stopped), and the first line says which; --all lists every
+session's, each naming its session.
 
 --json prints an array of objects with exactly these keys:
-  intent, strategy, kind, signature, at, inputMint, inAmount, outputMint, outAmount, priceUsd, feeLamports
+  intent, strategy, kind, signature, at, inputMint, inAmount, outputMint, outAmount, priceUsd, feeLamports, session
 Amounts are decimal strings in human units (the token's decimals: "0.05" SOL, not lamports); prediction
 contracts are counted in contracts, with a null mint; an amount the ledger does not record is null.
 priceUsd is a decimal string: USD per unit of the side that is not a USD stablecoin (per contract for
 prediction fills and claims), null when neither side is in USD. feeLamports is the transaction's fee in
 lamports. at is an ISO 8601 time (UTC). kind is one of swap, trigger.fill, recurring.fill, prediction.fill,
-prediction.sell, prediction.claim, lend.deposit, lend.withdraw, lend.mint, lend.redeem.
+prediction.sell, prediction.claim, lend.deposit, lend.withdraw, lend.mint, lend.redeem. session is the
+number of the session it happened in (null for trades before sessions were recorded).
 
 Without --prefix or --config it finds the keeper as \`status\` does (the one alive, else ./config/paper.yaml's).`,
       ),
     { locate: true },
   ).action(async (opts: TradesOptions) => {
-    const found = await withLocatedKeeper(opts, async (redis, loc) => ((await prefixInUse(redis, loc.prefix)) ? { loc, trades: await readWithDecimals(redis, loc.prefix, opts.since) } : { loc, trades: undefined }));
+    const found = await withLocatedKeeper(opts, async (redis, loc) => ((await prefixInUse(redis, loc.prefix)) ? { loc, trades: await readWithDecimals(redis, loc.prefix, opts.since, opts.all === true) } : { loc, trades: undefined }));
     const { loc, trades } = found;
     if (trades === undefined) {
       // stdout stays a valid (empty) array for tools; the explanation goes to stderr.
@@ -78,17 +88,22 @@ Without --prefix or --config it finds the keeper as \`status\` does (the one ali
       ctx.io.json(trades.rows.map(tradeRow));
       return;
     }
-    ctx.io.out(renderTrades(trades.rows, loc, trades.symbolOf));
+    ctx.io.out(renderTrades(trades.rows, loc, trades.symbolOf, trades.scope));
   });
 }
 
-/** The trades, with decimals and symbols the snapshots know for mints outside the fixed table. */
-async function readWithDecimals(redis: Redis, prefix: string, since: number | undefined): Promise<{ rows: Trade[]; symbolOf: (mint: string) => string | undefined }> {
+/** Which sessions a listing covers: every one, or one (the current or last), or every one because none is recorded. */
+export type TradesScope = { all: true; sessions: number } | { all: false; session: Session } | { all: false; session: null };
+
+/** The trades of the scope, with decimals and symbols the snapshots know for mints outside the fixed table. */
+async function readWithDecimals(redis: Redis, prefix: string, since: number | undefined, all: boolean): Promise<{ rows: Trade[]; scope: TradesScope; symbolOf: (mint: string) => string | undefined }> {
   const snapshots = new SnapshotStore(redis, prefix);
-  const [market, wallet] = await Promise.all([snapshots.read('market').catch(() => undefined), snapshots.read('wallet').catch(() => undefined)]);
+  const [market, wallet, sessions] = await Promise.all([snapshots.read('market').catch(() => undefined), snapshots.read('wallet').catch(() => undefined), readSessions(redis, prefix)]);
   const decimalsOf = (mint: string) => market?.prices[mint]?.decimals ?? market?.tokens[mint]?.decimals ?? wallet?.holdings.find((h) => h.mint === mint)?.decimals;
-  const rows = await readTrades(redis, prefix, { since, decimalsOf });
-  return { rows, symbolOf: (mint) => market?.tokens[mint]?.symbol };
+  const last = sessions.at(-1);
+  const scope: TradesScope = all ? { all: true, sessions: sessions.length } : { all: false, session: last ?? null };
+  const rows = await readTrades(redis, prefix, { since, decimalsOf, ...(!all && last ? { session: last.id } : {}) });
+  return { rows, scope, symbolOf: (mint) => market?.tokens[mint]?.symbol };
 }
 
 /** The JSON row of a trade: exactly the keys of the interface, in its order. */
@@ -105,6 +120,7 @@ export function tradeRow(t: Trade): TradeRow {
     outAmount: human(t.out),
     priceUsd: tradePriceUsd(t),
     feeLamports: t.feeLamports === null ? null : t.feeLamports.toString(),
+    session: t.session,
   };
 }
 
@@ -112,9 +128,15 @@ function human(leg: TradeLeg | null): string | null {
   return leg === null || leg.decimals === null || leg.amount === null ? null : formatUnits(leg.amount, leg.decimals);
 }
 
-/** The table a person reads: one line per trade, and a count. */
-export function renderTrades(trades: readonly Trade[], loc: LocatedKeeper, symbolOf: (mint: string) => string | undefined = () => undefined): string {
-  const head = `trades of prefix ${loc.prefix}${loc.how === 'heartbeat' ? ' (the keeper running now)' : ''}`;
+/** The table a person reads: a first line naming the scope, one line per trade (its session with --all), and a count. */
+export function renderTrades(trades: readonly Trade[], loc: LocatedKeeper, symbolOf: (mint: string) => string | undefined = () => undefined, scope: TradesScope = { all: false, session: null }): string {
+  const running = loc.how === 'heartbeat';
+  const which = scope.all
+    ? `every session (${scope.sessions})`
+    : scope.session
+      ? `session ${scope.session.id} (started ${new Date(scope.session.startedAt).toISOString().slice(0, 19).replace('T', ' ')} UTC${running ? ', the keeper running now' : ', the last one'}; --all for every session)`
+      : `every trade (no session recorded)${running ? ', the keeper running now' : ''}`;
+  const head = `trades of prefix ${loc.prefix}, ${which}`;
   if (trades.length === 0) return `${head}: none settled yet\n`;
   const name = (leg: TradeLeg | null): string => (leg === null ? '?' : leg.mint === null ? (leg.label ?? 'contracts') : (knownByMint(leg.mint)?.symbol ?? symbolOf(leg.mint) ?? shortId(leg.mint)));
   const amount = (leg: TradeLeg | null): string => {
@@ -125,6 +147,7 @@ export function renderTrades(trades: readonly Trade[], loc: LocatedKeeper, symbo
   const rows = trades.map((t) => {
     const price = tradePriceUsd(t);
     return [
+      ...(scope.all ? [t.session === null ? '-' : String(t.session)] : []),
       new Date(t.at).toISOString().slice(0, 19).replace('T', ' '),
       t.strategy,
       t.kind,
@@ -137,7 +160,7 @@ export function renderTrades(trades: readonly Trade[], loc: LocatedKeeper, symbo
     ];
   });
   const table = formatTable(
-    [{ header: 'TIME (UTC)' }, { header: 'STRATEGY' }, { header: 'KIND' }, { header: 'PAIR' }, { header: 'IN', align: 'right' }, { header: 'OUT', align: 'right' }, { header: 'PRICE', align: 'right' }, { header: 'FEE', align: 'right' }, { header: 'SIGNATURE' }],
+    [...(scope.all ? [{ header: 'SESSION', align: 'right' as const }] : []), { header: 'TIME (UTC)' }, { header: 'STRATEGY' }, { header: 'KIND' }, { header: 'PAIR' }, { header: 'IN', align: 'right' }, { header: 'OUT', align: 'right' }, { header: 'PRICE', align: 'right' }, { header: 'FEE', align: 'right' }, { header: 'SIGNATURE' }],
     rows,
   );
   return `${head}: ${trades.length} trade(s)\n${table}`;

@@ -84,6 +84,8 @@ const usd = (n) => (n === null || n === undefined || !isFinite(n) ? '—' : (n <
 const SOL_MINT = 'So11111111111111111111111111111111111111112';
 let tokens = new Map([[SOL_MINT, { symbol: 'SOL', decimals: 9 }]]);
 const amount = (mint, base) => { const t = tokens.get(mint); return t ? (Number(base) / 10 ** t.decimals).toLocaleString('en-US', { maximumFractionDigits: 6 }) + ' ' + t.symbol : base + ' (base units of ' + short(mint) + ')'; };
+// A share token (a lend deposit's jlTokens): what it is worth in its asset at the exchange price the chain holds.
+const worth = (t) => (t.worth ? ' <span class="muted" data-testid="share-worth">(' + esc(t.worth.ui) + ' ' + esc(t.worth.assetSymbol || short(t.worth.asset)) + (t.worth.usd != null ? ', ' + usd(t.worth.usd) : '') + ')</span>' : '');
 const short = (s) => (s && s.length > 14 ? s.slice(0, 6) + '…' + s.slice(-6) : s || '');
 function ago(at, now) { if (!at) return 'never'; const s = Math.max(0, Math.round((now - at) / 1000)); if (s < 90) return s + ' s ago'; const m = Math.round(s / 60); if (m < 90) return m + ' min ago'; const h = Math.round(m / 60); return h < 48 ? h + ' h ago' : Math.round(h / 24) + ' d ago'; }
 function every(sch) { if ('every' in sch) { const s = sch.every / 1000; return 'every ' + (s % 3600 === 0 ? s / 3600 + ' h' : s % 60 === 0 ? s / 60 + ' min' : s + ' s'); } return 'cron ' + sch.cron + (sch.tz ? ' ' + sch.tz : ''); }
@@ -105,7 +107,7 @@ function renderTop(st, health, points) {
   $('wallet-change').textContent = wv?.startUsd != null && wv?.changeUsd != null ? (wv.changeUsd > -0.005 ? '+' : '') + usd(wv.changeUsd) + ' since the start (' + usd(wv.startUsd) + ')' : '';
   const b = st.balances;
   if (b) for (const t of b.tokens) tokens.set(t.mint, { symbol: t.symbol || short(t.mint), decimals: t.decimals });
-  $('balances').innerHTML = b ? ['<b>' + esc(b.sol.ui) + '</b> SOL'].concat(b.tokens.map((t) => '<b>' + esc(t.ui) + '</b> ' + esc(t.symbol || short(t.mint)))).join(' · ') + ' <span class="muted">(' + ago(b.at, st.at) + ')</span>' : '<span class="muted">no wallet reading yet</span>';
+  $('balances').innerHTML = b ? ['<b>' + esc(b.sol.ui) + '</b> SOL'].concat(b.tokens.map((t) => '<b>' + esc(t.ui) + '</b> ' + esc(t.symbol || short(t.mint)) + worth(t))).join(' · ') + ' <span class="muted">(' + ago(b.at, st.at) + ')</span>' : '<span class="muted">no wallet reading yet</span>';
   const ks = st.killSwitch;
   $('ks-state').innerHTML = ks.engaged ? '<span class="bad">ENGAGED</span> <span class="small">(' + esc(ks.mode) + ')</span>' : '<span class="ok">off</span> <span class="small muted">trading</span>';
   $('ks-detail').textContent = ks.engaged ? 'by ' + (ks.by || '?') + (ks.at ? ', ' + ago(ks.at, st.at) : '') + ': ' + (ks.reason || '') : 'Engaging it stops every new build and signature within one job (halt).';

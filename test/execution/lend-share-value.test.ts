@@ -7,17 +7,24 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { PublicKey } from '@solana/web3.js';
+import { chromium } from 'playwright-core';
 import { lendingPda } from '@jup-ag/lend';
 import { getLendingProgram } from '@jup-ag/lend/earn';
 import { afterAll, describe, expect, it } from 'vitest';
+import { KeeperMetrics } from '../../src/dashboard/metrics.js';
+import { startDashboard } from '../../src/dashboard/server.js';
 import type { RiskLimits } from '../../src/engine/risk.js';
 import { Feeds } from '../../src/execution/feeds.js';
 import { createJupiterClient } from '../../src/jupiter/client.js';
 import { silentLogger } from '../../src/lib/logger.js';
 import { feedJobs } from '../../src/scheduler/feedJobs.js';
+import { KeeperQueues } from '../../src/scheduler/queues.js';
 import { SolanaRpc } from '../../src/solana/rpc.js';
 import { RiskStore, snapshotSource } from '../../src/store/engineStore.js';
+import { HeartbeatStore } from '../../src/store/heartbeats.js';
+import { createRedis } from '../../src/store/redis.js';
 import { SnapshotStore } from '../../src/store/snapshots.js';
+import { CHROMIUM, CHROMIUM_ARGS } from '../dashboard/helpers.js';
 import { executorFor, useExecutorWorld } from '../helpers/executorKit.js';
 import { runKeeperCli } from '../helpers/keeper.js';
 import { balances, control, simConnection, SOL, USDC } from '../helpers/sim.js';
@@ -84,9 +91,14 @@ describe('a lend deposit in the wallet value', { timeout: 120_000 }, () => {
 
   /** `jup-keeper status --json` of the deployment at `prefix`. */
   async function status(prefix: string): Promise<StatusJson> {
-    const run = await runKeeperCli(['status', '--json', '--redis-url', REDIS_URL, '--prefix', prefix]);
+    return JSON.parse(await statusText(prefix, '--json')) as StatusJson;
+  }
+
+  /** What `jup-keeper status` prints for the deployment at `prefix`. */
+  async function statusText(prefix: string, ...flags: string[]): Promise<string> {
+    const run = await runKeeperCli(['status', ...flags, '--redis-url', REDIS_URL, '--prefix', prefix]);
     expect(run.code, run.stderr).toBe(0);
-    return JSON.parse(run.stdout) as StatusJson;
+    return run.stdout;
   }
 
   /**
@@ -124,6 +136,47 @@ describe('a lend deposit in the wallet value', { timeout: 120_000 }, () => {
     expect(jl!.worth!.usd).toBeCloseTo(hand.sharesUsd, 6);
     // The drawdown and daily-loss watches read the same value after the wallet refresh (their peak is it).
     expect(doc.risk.peakValueUsd).toBeCloseTo(hand.usd, 6);
+  });
+
+  it('shows the jlUSDC by name with its worth in the console status and on the dashboard', async () => {
+    const wallet = await depositor();
+    const prefix = await feedOnce(wallet, world.sim.url);
+    const hand = await valueByHand(wallet, prefix);
+    const usdc = (Number(hand.assets) / 1e6).toString();
+    const dollars = `$${hand.sharesUsd.toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`;
+    const text = await statusText(prefix);
+    const literal = (t: string) => t.replace(/[.$]/g, '\\$&');
+    expect(text).toMatch(new RegExp(`^\\s+jlUSDC\\s+[\\d.]+\\s+${JL_USDC}\\s+${literal(`${usdc} USDC, ${dollars}`)}\\s*$`, 'm'));
+    expect(text).not.toContain('without a price');
+
+    const bull = createRedis(REDIS_URL, { name: 'lend-value-bull', blocking: true });
+    const queues = new KeeperQueues(bull, prefix);
+    const dashboard = await startDashboard({
+      settings: { host: '127.0.0.1', port: 0, portExplicit: true, token: undefined, chartEveryMs: 60_000, heartbeatStaleMs: 30_000 },
+      redis: world.redis,
+      redisUrl: REDIS_URL,
+      prefix,
+      queues,
+      snapshots: new SnapshotStore(world.redis, prefix),
+      heartbeats: new HeartbeatStore(world.redis, prefix),
+      metrics: new KeeperMetrics(),
+      ownWorkerId: undefined,
+      rateLimitPerMinute: () => undefined,
+      started: () => true,
+      logger: silentLogger,
+    });
+    const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+    try {
+      const page = await browser.newPage();
+      await page.goto(dashboard.url);
+      await expect.poll(() => page.locator('#balances').textContent(), { timeout: 20_000 }).toContain(`jlUSDC (${usdc} USDC, ${dollars})`);
+      await expect.poll(() => page.getByTestId('wallet-value').textContent()).toBe(`$${hand.usd.toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`);
+    } finally {
+      await browser.close();
+      await dashboard.close();
+      await queues.close();
+      bull.disconnect();
+    }
   });
 
   it('keeps the chain value when the venue lend API says the shares are worth three times as much', async () => {

@@ -76,8 +76,10 @@ export function renderStatus(doc: StatusView): string {
     return d === undefined ? `${v} (base units)` : `${formatUnits(v, d)} ${mintLabel(mint)}`;
   };
   if (doc.balances) {
-    const rows = [['SOL', doc.balances.sol.ui, '(native)'], ...doc.balances.tokens.map((t) => [t.symbol ?? shortId(t.mint), t.ui, t.mint])];
-    out.push(`balances (${ago(doc.balances.at)})\n${indent(formatTable([{ header: 'TOKEN' }, { header: 'AMOUNT', align: 'right' }, { header: 'MINT' }], rows))}`);
+    const rows = [['SOL', doc.balances.sol.ui, '(native)'], ...doc.balances.tokens.map((t) => [t.symbol ?? shortId(t.mint), t.ui, t.mint, shareWorth(t.worth)])];
+    // A share token (a lend deposit's jlTokens) is worth its asset at the exchange price the chain holds.
+    const worth = doc.balances.tokens.some((t) => t.worth) ? [{ header: 'WORTH' }] : [];
+    out.push(`balances (${ago(doc.balances.at)})\n${indent(formatTable([{ header: 'TOKEN' }, { header: 'AMOUNT', align: 'right' }, { header: 'MINT' }, ...worth], rows))}`);
   }
   if (doc.strategies.length > 0) {
     const rows = doc.strategies.map((s) => {
@@ -133,6 +135,11 @@ function locatedNote(doc: StatusView): string {
   const how = doc.located.how === 'heartbeat' ? ', the keeper alive on this Redis' : doc.located.how === 'default-config' ? ', from ./config/paper.yaml' : ', the default';
   const others = doc.located.othersAlive.length > 0 ? `; also alive here: ${doc.located.othersAlive.join(', ')} (--prefix)` : '';
   return `${how}${others}`;
+}
+
+/** What a share token is worth in its asset ("203.12 USDC, $203.10"); empty for another token. */
+function shareWorth(w: NonNullable<StatusView['balances']>['tokens'][number]['worth']): string {
+  return w ? `${w.ui} ${w.assetSymbol ?? shortId(w.asset)}${w.usd === null ? '' : `, ${formatFixedUsd(w.usd)}`}` : '';
 }
 
 /** The wallet's value at start and now, and the change. */

@@ -34,7 +34,7 @@ export function statusPage(o: { csrf: string; nonce: string; prefix: string }): 
     <div class="card"><h2>Keeper</h2><div id="keeper" class="small"></div></div>
   </section>
   <section class="card wide"><h2>Wallet value and P&amp;L over time</h2><div id="chart" data-testid="chart"></div></section>
-  <section class="card wide"><h2>Strategies</h2><table id="strategies" data-testid="strategies"><thead><tr><th>ID</th><th>Strategy</th><th>Schedule</th><th>Last decision</th><th>Next run</th><th>Outcome</th><th>Intents</th><th>Message</th><th class="num">Realised</th><th class="num">Fills</th></tr></thead><tbody></tbody></table></section>
+  <section class="card wide"><h2>Strategies</h2><table id="strategies" data-testid="strategies"><thead><tr><th>ID</th><th>Strategy</th><th>Schedule</th><th>Evaluated</th><th>Next run</th><th>Outcome</th><th>Intents</th><th>Message</th><th class="num">Realised</th><th class="num">Fills</th></tr></thead><tbody></tbody></table></section>
   <section class="card wide"><h2>Open orders and positions</h2><table id="orders" data-testid="orders"><thead><tr><th>Type</th><th>Account</th><th>Details</th></tr></thead><tbody></tbody></table></section>
   <section class="card wide"><h2>Latest intents: intent → job → transaction → fill or claim</h2><table id="intents" data-testid="intents"><thead><tr><th>When</th><th>Intent</th><th>What</th><th>State</th><th>Job</th><th>Transaction</th><th>Outcome</th></tr></thead><tbody></tbody></table></section>
   <section class="card wide"><h2>Refusals</h2><table id="refusals"><thead><tr><th>When</th><th>Intent</th><th>Strategy</th><th>Rule</th><th>Reason</th></tr></thead><tbody></tbody></table></section>
@@ -145,8 +145,20 @@ function renderStrategies(st) {
     const d = s.lastDecision;
     const p = pnl.get(s.id) || s.pnl;
     const intents = d && d.intents.length > 0 ? d.intents.map((i) => esc(i.kind) + ' ' + pill(i.state)).join('<br>') : '<span class="muted">-</span>';
-    return '<tr data-strategy="' + esc(s.id) + '"><td class="mono">' + esc(s.id) + '</td><td>' + esc(s.strategy) + (s.version ? '<span class="muted">@' + esc(s.version) + '</span>' : '') + '</td><td>' + esc(every(s.schedule)) + '</td><td>' + (d ? ago(d.at, st.at) : 'never') + '</td><td>' + (s.nextRunAt ? ago(st.at, s.nextRunAt).replace(' ago', '').replace(/^/, 'in ') : '-') + '</td><td>' + (d ? pill(d.outcome) : '-') + '</td><td>' + intents + '</td><td class="small">' + esc(d?.message || d?.intents.find((i) => i.reason)?.reason || '') + '</td><td class="num">' + usd(p.realizedUsd) + '</td><td class="num">' + p.fills + '</td></tr>';
+    const evaluated = s.lastEvaluation ? ago(s.lastEvaluation.at, st.at) : 'never';
+    // The outcome is the last decision that changed: an instance deciding the same every window keeps its first.
+    const outcome = d ? pill(d.outcome) + ' <span class="small muted">since ' + ago(d.at, st.at) + '</span>' : '-';
+    const m = strategyMessage(s);
+    return '<tr data-strategy="' + esc(s.id) + '"><td class="mono">' + esc(s.id) + '</td><td>' + esc(s.strategy) + (s.version ? '<span class="muted">@' + esc(s.version) + '</span>' : '') + '</td><td>' + esc(every(s.schedule)) + '</td><td class="evaluated">' + evaluated + '</td><td>' + (s.nextRunAt ? ago(st.at, s.nextRunAt).replace(' ago', '').replace(/^/, 'in ') : '-') + '</td><td class="outcome">' + outcome + '</td><td>' + intents + '</td><td class="small message"' + (m.title ? ' title="' + esc(m.title) + '"' : '') + '>' + esc(m.text) + '</td><td class="num">' + usd(p.realizedUsd) + '</td><td class="num">' + p.fills + '</td></tr>';
   }).join('') || '<tr><td colspan="10" class="muted">no strategy</td></tr>';
+}
+
+// Why it did not decide (a skip's or a failure's reason), else the last line it logged, else its last intent's reason.
+function strategyMessage(s) {
+  const d = s.lastDecision;
+  if (d && d.message && (d.outcome === 'skipped' || d.outcome === 'error')) return { text: d.message };
+  if (s.lastMessage) return { text: s.lastMessage.text, title: s.lastMessage.level + ', first logged ' + new Date(s.lastMessage.at).toLocaleTimeString() };
+  return { text: d?.message || d?.intents.find((i) => i.reason)?.reason || '' };
 }
 
 function renderOrders(st) {

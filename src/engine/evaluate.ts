@@ -5,7 +5,7 @@ import { intentSchema, type Intent } from '../sdk/intents.js';
 import type { AnyStrategy } from '../sdk/strategy.js';
 import { buildContext, sharedContext, walletUnsure } from './context.js';
 import { intentId, type DecisionWindow } from './ids.js';
-import type { DecisionSummary, Enqueue, EnqueueMany, IntentLedger, NewIntentRecord, PendingIntentData, RiskCounters, ShardCommit, SnapshotSource, StrategyStatePort } from './ports.js';
+import type { DecisionSummary, Enqueue, EnqueueMany, InstanceMessage, IntentLedger, NewIntentRecord, PendingIntentData, RiskCounters, ShardCommit, SnapshotSource, StrategyStatePort } from './ports.js';
 import { judgeAll, readRiskState, type RiskLimits } from './risk.js';
 import { watchedMints, watchesPrediction } from './watchedMints.js';
 import { encodeJson } from '../lib/json.js';
@@ -108,9 +108,17 @@ export async function evaluateShard(shard: Shard, window: DecisionWindow, now: n
   const log = deps.logger.child({ shard: shard.key, window: String(window.id) });
   const ids = shard.instances.map((i) => i.id);
   const summary = (outcome: DecisionSummary['outcome'], intents: DecisionSummary['intents'], message?: string): DecisionSummary => ({ at: now, window: String(window.id), outcome, intents, message });
+  // Status shows when each instance was last evaluated, a skip included: one write for the shard, not per instance.
+  const recordEvaluation = async (messages: ReadonlyMap<string, InstanceMessage>): Promise<void> => {
+    try {
+      await deps.states.recordEvaluation?.(shard.key, { at: now, window: window.start, instances: ids, messages });
+    } catch (err) {
+      log.warn({ err }, 'could not record the evaluation for status; the decisions stand');
+    }
+  };
   const skipAll = async (message: string): Promise<Map<string, DecisionSummary>> => {
     const out = new Map(ids.map((id) => [id, summary('skipped', [], message)] as const));
-    await deps.states.recordDecisions(changedDecisions(out, deps.decisionCache));
+    await Promise.all([deps.states.recordDecisions(changedDecisions(out, deps.decisionCache)), recordEvaluation(new Map())]);
     return out;
   };
   for (let attempt = 1; attempt <= MAX_COMMIT_TRIES; attempt += 1) {
@@ -149,6 +157,7 @@ export async function evaluateShard(shard: Shard, window: DecisionWindow, now: n
     const out = new Map<string, DecisionSummary>();
     const commits: ShardCommit['instances'] = [];
     const decided: Array<{ instance: EvaluatedInstance; intents: Intent[]; nextState: Record<string, unknown> | undefined; state: Record<string, unknown> }> = [];
+    const messages = new Map<string, InstanceMessage>();
     // The price history of the mints the shard watches, as of the market snapshot: once for all its instances, and
     // not read again by this process's other shards deciding on the same snapshot.
     const history = await deps.snapshots.priceHistory?.(watchedMints(shard.instances), now, market.at);
@@ -202,6 +211,7 @@ export async function evaluateShard(shard: Shard, window: DecisionWindow, now: n
           throw new StrategyError(instance.id, `returned ${intents.length} intents; the limit per evaluation is ${deps.maxIntentsPerEvaluation}`);
         }
         decided.push({ instance, intents, nextState, state: loadedState.state });
+        if (ilog.last) messages.set(instance.id, ilog.last);
       } catch (err) {
         const message = err instanceof Error ? err.message : String(err);
         ilog.logger.error({ err }, 'strategy failed; its decision is discarded and the bot keeps running');
@@ -264,7 +274,7 @@ export async function evaluateShard(shard: Shard, window: DecisionWindow, now: n
       const s = out.get(c.instance)!;
       out.set(c.instance, { ...s, intents: c.intents.map((r, i) => ({ ...s.intents[i]!, state: r.state })) });
     }
-    await Promise.all([enqueueAll(toQueue, deps), deps.counters.countRefusals(refusals, now)]);
+    await Promise.all([enqueueAll(toQueue, deps), deps.counters.countRefusals(refusals, now), recordEvaluation(messages)]);
     return out;
   }
   return skipAll(`other evaluations of this shard committed first ${MAX_COMMIT_TRIES} times in a row; not deciding this window`);
@@ -400,9 +410,12 @@ function checkDecision(instance: EvaluatedInstance, out: unknown): { intents: In
 /**
  * The logger a strategy instance gets (and the evaluation's own lines about it): its child logger is made only when
  * something is logged, and its methods live on the prototype, so an instance that logs nothing costs one object.
+ * It keeps the instance's last line, which status shows.
  */
 class InstanceLog {
   private child: Logger | undefined;
+  /** The last line the strategy logged in this evaluation. */
+  last: InstanceMessage | undefined;
 
   constructor(
     private readonly parent: Logger,
@@ -416,14 +429,17 @@ class InstanceLog {
   }
 
   debug(message: string, fields?: Record<string, unknown>): void {
+    this.last = { level: 'debug', text: message };
     this.logger.debug(fields ?? {}, message);
   }
 
   info(message: string, fields?: Record<string, unknown>): void {
+    this.last = { level: 'info', text: message };
     this.logger.info(fields ?? {}, message);
   }
 
   warn(message: string, fields?: Record<string, unknown>): void {
+    this.last = { level: 'warn', text: message };
     this.logger.warn(fields ?? {}, message);
   }
 }

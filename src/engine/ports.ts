@@ -93,6 +93,30 @@ export interface StrategyStatePort {
   commitShard(shard: string, commit: ShardCommit): Promise<ShardOutcome>;
   /** Records decisions that change no state, in one round trip. */
   recordDecisions(decisions: ReadonlyMap<string, DecisionSummary>): Promise<void>;
+  /**
+   * Records that a shard was evaluated (what status shows as each instance's last evaluation) and its instances'
+   * last log lines, in one round trip whatever the shard's size: one write per shard, plus one per instance whose
+   * last line changed since the last one recorded.
+   */
+  recordEvaluation?(shard: string, evaluation: ShardEvaluation): Promise<void>;
+}
+
+/** One evaluation of a shard, as status shows it (see `StrategyStatePort.recordEvaluation`). */
+export interface ShardEvaluation {
+  /** When it was evaluated, unix ms. */
+  at: number;
+  /** Start of the window it decided, unix ms. */
+  window: number;
+  /** The shard's instances. */
+  instances: readonly string[];
+  /** The last line each instance logged in this evaluation (instances that logged nothing are absent). */
+  messages: ReadonlyMap<string, InstanceMessage>;
+}
+
+/** A line a strategy instance logged. */
+export interface InstanceMessage {
+  level: 'debug' | 'info' | 'warn';
+  text: string;
 }
 
 /** What `StrategyStatePort.loadShard` returns. */

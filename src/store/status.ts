@@ -18,6 +18,7 @@ import { readPresence, type KeeperBeat } from './presence.js';
 import { safeRedisUrl } from './redis.js';
 import { readSessions, type Session } from './sessions.js';
 import { SnapshotStore, type MarketSnapshot, type WalletSnapshot } from './snapshots.js';
+import type { LastMessage } from './strategyState.js';
 import { isClaim, readTrades } from './trades.js';
 
 /**
@@ -72,7 +73,23 @@ export interface StatusDocument {
   wallet: { address: string } | null;
   balances: { at: number; sol: { lamports: bigint; ui: string }; tokens: Balance[] } | null;
   killSwitch: { engaged: boolean; mode: KillSwitchMode | null; reason: string | null; by: string | null; at: number | null };
-  strategies: Array<{ id: string; strategy: string; version: string | null; schedule: z.output<typeof scheduleSchema>; lastDecision: DecisionSummary | null; pnl: Pnl; nextRunAt: NextRun }>;
+  /**
+   * Each instance: `lastEvaluation` is when it was last evaluated (its shard's last evaluation, unix ms, and the start
+   * of the window it decided), every window, a skip included; `lastDecision` is its last decision that changed (an
+   * instance deciding the same every window keeps its first); `lastMessage` is the last line it logged, with when it
+   * first logged that text.
+   */
+  strategies: Array<{
+    id: string;
+    strategy: string;
+    version: string | null;
+    schedule: z.output<typeof scheduleSchema>;
+    lastEvaluation: { at: number; window: number } | null;
+    lastDecision: DecisionSummary | null;
+    lastMessage: LastMessage | null;
+    pnl: Pnl;
+    nextRunAt: NextRun;
+  }>;
   intents: { total: number; byState: Record<IntentState, number>; /** Created in the current session. */ session: number };
   /** The current session (the keeper's run; src/store/sessions.ts), which `pnl` and `trades` cover; null before any. */
   session: Session | null;
@@ -135,13 +152,26 @@ export async function readStatus(redis: Redis, loc: { redisUrl: string; prefix: 
   }
   const session = (await readSessions(redis, prefix)).at(-1) ?? null;
   const sessionTrades = session ? await readTrades(redis, prefix, { session: session.id }) : [];
+  const ids = meta.strategies.map((s) => s.id);
+  const [evaluations, messages] = await Promise.all([states.lastEvaluations(ids), states.lastMessages(ids)]);
   const strategies = [];
   for (const s of meta.strategies) {
     const d = await states.lastDecision(s.id);
     // The states recorded with a decision are those of that moment; show where each intent is now.
     const now = d ? new Map((await intents.read(d.intents.map((i) => i.id))).records.map((r) => [r.id, r.state])) : new Map<string, IntentState>();
     const lastDecision = d && { ...d, intents: d.intents.map((i) => ({ ...i, state: now.get(i.id) ?? i.state })) };
-    strategies.push({ id: s.id, strategy: s.strategy, version: s.version ?? null, schedule: s.schedule, lastDecision: lastDecision ?? null, pnl: pnlOf.get(s.id)!, nextRunAt: null as NextRun });
+    const e = evaluations.get(s.id);
+    strategies.push({
+      id: s.id,
+      strategy: s.strategy,
+      version: s.version ?? null,
+      schedule: s.schedule,
+      lastEvaluation: e ? { at: e.at, window: e.window } : null,
+      lastDecision: lastDecision ?? null,
+      lastMessage: messages.get(s.id) ?? null,
+      pnl: pnlOf.get(s.id)!,
+      nextRunAt: null as NextRun,
+    });
   }
   const presence = await readPresence(redis, prefix);
   const alive = presence.alive.length > 0;

@@ -1,7 +1,7 @@
 import type { Redis } from 'ioredis';
 import { z } from 'zod';
 import { decodeJson, encodeJson } from '../lib/json.js';
-import type { DecisionSummary, LoadedShard, LoadedStrategyState, ShardCommit, ShardOutcome, StrategyStatePort } from '../engine/ports.js';
+import type { DecisionSummary, LoadedShard, LoadedStrategyState, ShardCommit, ShardEvaluation, ShardOutcome, StrategyStatePort } from '../engine/ports.js';
 import { INTENT_STATES } from '../engine/states.js';
 import { CREATE_INTENT_LUA_FN, intentKeys, newIntentFields } from './intentLayout.js';
 import { evalScript } from './scripts.js';
@@ -14,6 +14,19 @@ const decisionSchema = z.object({
   message: z.string().optional(),
 });
 const stateSchema = z.record(z.string(), z.unknown());
+const evaluatedSchema = z.object({ at: z.number(), window: z.number() });
+const messageSchema = z.object({ at: z.number(), level: z.enum(['debug', 'info', 'warn']), text: z.string() });
+
+/** When an instance was last evaluated: its shard's last evaluation (unix ms) and the window it decided. */
+export interface LastEvaluation {
+  at: number;
+  /** Start of the decided window, unix ms. */
+  window: number;
+  shard: string;
+}
+
+/** The last line an instance logged; `at` is when it first logged that text (repeats are not written again). */
+export type LastMessage = z.output<typeof messageSchema>;
 const intentStateSchema = z.enum(INTENT_STATES);
 
 // One shard's evaluation: the writes of every instance that changed, and the shard's applied window, all or
@@ -67,6 +80,11 @@ return out
  * windows in one round trip and commits every change with the shard's window in one script (see `StrategyStatePort`).
  */
 export class StrategyStateStore implements StrategyStatePort {
+  /** The members last recorded for each shard by this process (`recordEvaluation` writes them again on a change). */
+  private readonly shardMembers = new Map<string, string>();
+  /** The last line recorded for each instance by this process, as `level|text`. */
+  private readonly messages = new Map<string, string>();
+
   constructor(
     private readonly redis: Redis,
     private readonly prefix: string,
@@ -74,7 +92,75 @@ export class StrategyStateStore implements StrategyStatePort {
 
   private keys(instance: string) {
     const base = `${this.prefix}:strategy:${instance}`;
-    return { state: `${base}:state`, window: `${base}:window`, decision: `${base}:decision` };
+    return { state: `${base}:state`, window: `${base}:window`, decision: `${base}:decision`, message: `${base}:message` };
+  }
+
+  /** Hash: shard key → its last evaluation, `{ at, window }`. */
+  private get evaluatedKey(): string {
+    return `${this.prefix}:shard:evaluated`;
+  }
+
+  /** Hash: instance id → the shard that evaluates it. */
+  private get instanceShardKey(): string {
+    return `${this.prefix}:strategy:shards`;
+  }
+
+  /**
+   * Records a shard's evaluation in one round trip: the shard's time and window (one field, whatever its size), which
+   * instances it holds (only when that changed since this process last wrote it), and each instance's last line
+   * when its text changed. At 20,000 instances deciding nothing in silence this is one write per shard per window.
+   */
+  async recordEvaluation(shard: string, e: ShardEvaluation): Promise<void> {
+    const pipe = this.redis.pipeline();
+    pipe.hset(this.evaluatedKey, shard, JSON.stringify({ at: e.at, window: e.window }));
+    const members = e.instances.join('\n');
+    const membersChanged = this.shardMembers.get(shard) !== members;
+    if (membersChanged && e.instances.length > 0) pipe.hset(this.instanceShardKey, Object.fromEntries(e.instances.map((i) => [i, shard])));
+    const changed: Array<[string, string]> = [];
+    for (const [instance, m] of e.messages) {
+      const seen = `${m.level}|${m.text}`;
+      if (this.messages.get(instance) === seen) continue;
+      changed.push([instance, seen]);
+      pipe.set(this.keys(instance).message, JSON.stringify({ at: e.at, level: m.level, text: m.text }));
+    }
+    const results = await pipe.exec();
+    const failed = results?.find(([err]) => err !== null)?.[0];
+    if (failed) throw failed;
+    if (membersChanged) this.shardMembers.set(shard, members);
+    for (const [instance, seen] of changed) this.messages.set(instance, seen);
+  }
+
+  /** When each of `instances` was last evaluated (its shard's last evaluation); absent before its first. */
+  async lastEvaluations(instances: readonly string[]): Promise<Map<string, LastEvaluation>> {
+    const out = new Map<string, LastEvaluation>();
+    if (instances.length === 0) return out;
+    const shards = await this.redis.hmget(this.instanceShardKey, ...instances);
+    const keys = [...new Set(shards.filter((s): s is string => s !== null))];
+    if (keys.length === 0) return out;
+    const raw = await this.redis.hmget(this.evaluatedKey, ...keys);
+    const byShard = new Map<string, { at: number; window: number }>();
+    keys.forEach((k, i) => {
+      const text = raw[i];
+      if (text !== null && text !== undefined) byShard.set(k, evaluatedSchema.parse(JSON.parse(text)));
+    });
+    instances.forEach((id, i) => {
+      const shard = shards[i];
+      const e = shard ? byShard.get(shard) : undefined;
+      if (shard && e) out.set(id, { ...e, shard });
+    });
+    return out;
+  }
+
+  /** The last line each of `instances` logged; absent for one that never logged. */
+  async lastMessages(instances: readonly string[]): Promise<Map<string, LastMessage>> {
+    const out = new Map<string, LastMessage>();
+    if (instances.length === 0) return out;
+    const raw = await this.redis.mget(...instances.map((i) => this.keys(i).message));
+    instances.forEach((id, i) => {
+      const text = raw[i];
+      if (text !== null && text !== undefined) out.set(id, messageSchema.parse(JSON.parse(text)));
+    });
+    return out;
   }
 
   async load(instance: string): Promise<LoadedStrategyState> {

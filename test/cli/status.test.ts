@@ -61,6 +61,8 @@ describe.concurrent('jup-keeper status', () => {
     const states = new StrategyStateStore(r, PREFIX);
     // Recorded while the intent was planned; status shows where it is now.
     await states.recordDecision('dca', { at: now - 60_000, window: '42', outcome: 'intents', intents: [{ id: 'dca.swap.landed', kind: 'swap', state: 'planned', reason: 'dca run 1' }] });
+    // Evaluated again since, 2 s ago, deciding the same: its shard's evaluation, and the last line it logged.
+    await states.recordEvaluation('e2000.0of1', { at: now - 2_000, window: now - 2_500, instances: ['dca'], messages: new Map([['dca', { level: 'debug', text: 'next run not due yet' }]]) });
     await new RiskStore(r, PREFIX).setHalted('operator: maintenance window');
     const pnl = new PnlStore(r, PREFIX);
     // Buy 1 SOL for $100, sell it for $110: $10 realised on $210 of volume.
@@ -111,7 +113,8 @@ describe.concurrent('jup-keeper status', () => {
       expect(doc.killSwitch).toEqual({ engaged: true, mode: 'halt', reason: 'operator: maintenance window', by: 'worker', at: expect.any(Number) });
       expect(doc.strategies.map((s: { id: string }) => s.id)).toEqual(['dca', 'rebal']);
       expect(doc.strategies[0]).toMatchObject({ strategy: 'dca-swap', version: '1.0.0', schedule: { every: 2000 }, lastDecision: { at: now - 60_000, outcome: 'intents', intents: [{ id: 'dca.swap.landed', state: 'landed' }] } });
-      expect(doc.strategies[1]).toMatchObject({ schedule: { cron: '*/5 * * * *', tz: 'UTC' }, lastDecision: null });
+      expect(doc.strategies[0]).toMatchObject({ lastEvaluation: { at: now - 2_000, window: now - 2_500 }, lastMessage: { at: now - 2_000, level: 'debug', text: 'next run not due yet' } });
+      expect(doc.strategies[1]).toMatchObject({ schedule: { cron: '*/5 * * * *', tz: 'UTC' }, lastEvaluation: null, lastDecision: null, lastMessage: null });
       // No keeper of this version started here: no session, so nothing counts as this session's.
       expect(doc.intents).toEqual({ total: 4, byState: { planned: 1, built: 0, guarded: 0, signed: 0, submitted: 0, landed: 1, failed: 0, expired: 0, rejected: 2 }, session: 0 });
       expect(doc.session).toBeNull();
@@ -165,7 +168,10 @@ describe.concurrent('jup-keeper status', () => {
       expect(out).toMatch(/^\s+USDC\s+12\.345678\s/m);
       expect(out).toMatch(/^\s+HELP\s+1\.5\s/m);
       // No keeper beats under this prefix: it is not running, so no next run is shown.
-      expect(out).toMatch(/^\s+dca\s+dca-swap@1\.0\.0\s+every 2s\s+1m ago\s+stopped\s+intents\s+swap landed\b/m);
+      // Evaluated seconds ago; its decision (unchanged since) a minute ago; its last line.
+      expect(out).toMatch(/^\s+ID\s+STRATEGY\s+SCHEDULE\s+EVALUATED\s+NEXT RUN\s+OUTCOME\s+SINCE\s+INTENTS\s+MESSAGE$/m);
+      expect(out).toMatch(/^\s+dca\s+dca-swap@1\.0\.0\s+every 2s\s+\d+s ago\s+stopped\s+intents\s+1m ago\s+swap landed\s+next run not due yet$/m);
+      expect(out).toMatch(/^\s+rebal\s+threshold-rebalance@1\.0\.0\s+cron \*\/5 \* \* \* \* UTC\s+never\s+stopped\s+-\s+-\s+-\s+-$/m);
       expect(out).toContain('cron */5 * * * * UTC');
       expect(out).toMatch(/^\s+trigger\s+\S+\s+1 SOL for 200 USDC, 1 SOL left$/m);
       // Fixed decimals, signed P&L: realised, unrealised (nothing the books bought is still held), volume, fills.

@@ -87,9 +87,10 @@ export function renderStatus(doc: StatusView): string {
       const schedule = 'every' in s.schedule ? `every ${formatDuration(s.schedule.every)}` : `cron ${s.schedule.cron}${s.schedule.tz ? ` ${s.schedule.tz}` : ''}`;
       const intents = d?.intents.map((i) => `${i.kind} ${i.state}`).join(', ') || '-';
       const next = !doc.heartbeat.alive ? 'stopped' : s.nextRunAt === null ? '-' : s.nextRunAt <= doc.at ? 'due now' : `in ${formatAge(s.nextRunAt - doc.at + 999)}`;
-      return [s.id, `${s.strategy}${s.version ? `@${s.version}` : ''}`, schedule, d ? ago(d.at) : 'never', next, d?.outcome ?? '-', intents, clip(d?.message ?? d?.intents.find((i) => i.reason)?.reason, 50)];
+      const evaluated = s.lastEvaluation ? ago(s.lastEvaluation.at) : 'never';
+      return [s.id, `${s.strategy}${s.version ? `@${s.version}` : ''}`, schedule, evaluated, next, d?.outcome ?? '-', d ? ago(d.at) : '-', intents, clip(strategyMessage(s), 50)];
     });
-    out.push(`strategies\n${indent(formatTable([{ header: 'ID' }, { header: 'STRATEGY' }, { header: 'SCHEDULE' }, { header: 'DECIDED' }, { header: 'NEXT RUN' }, { header: 'OUTCOME' }, { header: 'INTENTS' }, { header: 'MESSAGE' }], rows))}`);
+    out.push(`strategies\n${indent(formatTable([{ header: 'ID' }, { header: 'STRATEGY' }, { header: 'SCHEDULE' }, { header: 'EVALUATED' }, { header: 'NEXT RUN' }, { header: 'OUTCOME' }, { header: 'SINCE' }, { header: 'INTENTS' }, { header: 'MESSAGE' }], rows))}`);
   }
   const orders = [
     ...(doc.orders?.trigger ?? []).map((o) => ['trigger', shortId(o.order), `${amount(o.inputMint, o.makingAmount)} for ${amount(o.outputMint, o.takingAmount)}, ${amount(o.inputMint, o.remainingMakingAmount)} left`]),
@@ -112,6 +113,16 @@ export function renderStatus(doc: StatusView): string {
   }
   out.push(...renderKeeperJobs(doc.keeperJobs, ago));
   return out.join('\n');
+}
+
+/**
+ * What a strategy row says: why it did not decide (a skip's or a failure's reason), else the last line the strategy
+ * logged, else its last intent's reason.
+ */
+function strategyMessage(s: StatusDocument['strategies'][number]): string | undefined {
+  const d = s.lastDecision;
+  if (d?.message && (d.outcome === 'skipped' || d.outcome === 'error')) return d.message;
+  return s.lastMessage?.text ?? d?.message ?? d?.intents.find((i) => i.reason)?.reason;
 }
 
 /** Alive (with its processes) or stopped, and since when. */

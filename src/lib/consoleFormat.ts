@@ -1,5 +1,6 @@
-import type { FillLeg } from './events.js';
-import { describeFill, formatUsd, humanNumber, shortId } from './fills.js';
+import { fillPhrase, shortenIds, shortenValue } from './consoleFills.js';
+import { formatUsd, humanNumber, shortId } from './fills.js';
+import { summaryPhrase } from './summaryText.js';
 
 // The console a person reads (`logging.format: pretty`, or `auto` on a terminal): each JSON log record becomes one
 // human line, a few of them something better than their fields (the start banner, fills, claims, summaries). The
@@ -43,11 +44,9 @@ export function formatRecord(rec: LogRecord): string | undefined {
   if (level <= 30 && FOLDED.has(msg)) return undefined;
   const time = clock(rec.time);
   if (msg === 'keeper started' && level === 30) return banner(rec);
-  if (msg === 'filled' && level === 30) {
-    const what = describeFill({ kind: str(rec.kind), in: leg(rec.in), out: leg(rec.out), price: num(rec.price), priceUnit: typeof rec.priceUnit === 'string' ? rec.priceUnit : undefined });
-    return `${time} ${landedVerb(str(rec.kind))}  ${str(rec.instance)}  ${what}${sig(rec.signature)}\n`;
-  }
-  if (msg === 'claimed' && level === 30) return `${time} claimed  ${str(rec.instance)}  ${str(rec.reason)}${sig(rec.signature)}\n`;
+  // A landing ('filled' by the executor) or a fill of a resting order (by the venue reconciliation: kind <product>.fill).
+  if (msg === 'filled' && level === 30) return `${time} ${landedVerb(str(rec.kind))}  ${str(rec.instance)}  ${fillPhrase(rec)}${sig(rec.signature)}\n`;
+  if (msg === 'claimed' && level === 30) return `${time} claimed  ${str(rec.instance)}  ${shortenIds(str(rec.reason))}${sig(rec.signature)}\n`;
   if (msg === 'summary' && level === 30) return `${time} summary  ${summaryLine(rec)}\n`;
   // A kill-switch change from any process (src/notify/killSwitchEcho.ts), as the notifications word it.
   if (msg === 'kill switch engaged' && rec.engaged === true) return `${time} KILL SWITCH ENGAGED (${str(rec.mode) || 'halt'}) by ${str(rec.by)}: ${str(rec.reason)}\n`;
@@ -55,11 +54,13 @@ export function formatRecord(rec: LogRecord): string | undefined {
   // The dashboard's URL is in the banner that follows.
   if (level <= 30 && rec.component === 'dashboard' && typeof rec.url === 'string' && msg.startsWith('dashboard at ')) return undefined;
   const head = [time, LEVELS[level] ?? String(level), rec.component, rec.instance].filter((p) => typeof p === 'string' && p !== '').join(' ');
+  // Ids, addresses and signatures shortened: the line is read at a glance; the JSON format keeps them whole.
+  const instance = typeof rec.instance === 'string' ? rec.instance : undefined;
   const extra = Object.entries(rec)
     .filter(([k, v]) => !PLAIN.has(k) && v !== undefined)
-    .map(([k, v]) => `${k}=${value(v)}`)
+    .map(([k, v]) => `${k}=${value(shortenValue(v, instance))}`)
     .join(' ');
-  return `${head}  ${msg}${extra ? `  ${extra}` : ''}\n`;
+  return `${head}  ${shortenIds(msg)}${extra ? `  ${extra}` : ''}\n`;
 }
 
 /**
@@ -69,6 +70,9 @@ export function formatRecord(rec: LogRecord): string | undefined {
 function landedVerb(kind: string): string {
   switch (kind) {
     case 'swap':
+    case 'trigger.fill':
+    case 'recurring.fill':
+    case 'prediction.fill':
       return 'filled';
     case 'trigger.create':
     case 'recurring.create':
@@ -96,22 +100,11 @@ function landedVerb(kind: string): string {
   }
 }
 
-/** The summary fields as a phrase: "since start (12m): 4 trades, $12.30 volume, 0.00002 SOL fees, P&L $0.00, ...". */
+/** The summary fields as a phrase that says its scope (see summaryPhrase): "session 3 (12m): 4 trades, …". */
 export function summaryLine(rec: LogRecord): string {
   const n = (k: string) => num(rec[k]) ?? 0;
-  const plural = (count: number, word: string) => `${count} ${word}${count === 1 ? '' : 's'}`;
-  const pnl = num(rec.pnlUsd);
-  const since = num(rec.sinceMs);
-  const parts = [
-    plural(n('trades'), 'trade'),
-    `${formatUsd(n('volumeUsd'))} volume`,
-    `${humanNumber(Number(rec.feesLamports ?? 0) / 1e9)} SOL fees`,
-    `P&L ${pnl === undefined ? 'unknown' : formatUsd(pnl)}`,
-    plural(n('claims'), 'claim'),
-    plural(n('refusals'), 'refusal'),
-  ];
-  if (n('errors') > 0) parts.push(plural(n('errors'), 'error'));
-  return `${str(rec.period) || 'since start'}${since !== undefined ? ` (${age(since)})` : ''}: ${parts.join(', ')}`;
+  const pnl = (k: string) => num(rec[k]) ?? null;
+  return summaryPhrase({ period: str(rec.period) || 'since start', sinceMs: num(rec.sinceMs), session: num(rec.session), trades: n('trades'), claims: n('claims'), volumeUsd: n('volumeUsd'), feesLamports: str(rec.feesLamports) || '0', refusals: n('refusals'), errors: n('errors'), pnlUsd: pnl('pnlUsd'), unrealizedUsd: pnl('unrealizedUsd') });
 }
 
 function banner(rec: LogRecord): string {
@@ -143,24 +136,12 @@ function banner(rec: LogRecord): string {
   return `${lines.join('\n')}\n`;
 }
 
-function leg(v: unknown): FillLeg | undefined {
-  if (!v || typeof v !== 'object') return undefined;
-  const l = v as LogRecord;
-  return typeof l.mint === 'string' && typeof l.symbol === 'string' && typeof l.amount === 'string' && typeof l.decimals === 'number' ? { mint: l.mint, symbol: l.symbol, amount: l.amount, decimals: l.decimals } : undefined;
-}
-
 function sig(v: unknown): string {
   return typeof v === 'string' && v !== '' ? `  sig ${shortId(v)}` : '';
 }
 
 function clock(t: unknown): string {
   return typeof t === 'number' ? new Date(t).toISOString().slice(11, 19) : '--:--:--';
-}
-
-function age(ms: number): string {
-  const m = Math.round(ms / 60_000);
-  if (m < 1) return `${Math.round(ms / 1000)}s`;
-  return m < 60 ? `${m}m` : `${Math.floor(m / 60)}h${String(m % 60).padStart(2, '0')}m`;
 }
 
 function usd(v: unknown): string {

@@ -2,8 +2,9 @@
 // (a real signed transaction the guard let through), interest accrues on the simulator's chain, and the wallet feed
 // names the jlUSDC it holds and values it at the exchange price the market's `lending` account holds on chain. The
 // test computes that value itself, from the lending account as the SDK's own Anchor coder reads it, and holds
-// `status --json` (the CLI, as a person runs it) and the loss watches' reading to it; a venue whose lend API lies
-// about what the shares are worth changes nothing.
+// `status --json` (the CLI, as a person runs it), the console's status, the dashboard and the loss watches' reading
+// to it; a venue whose lend API lies about what the shares are worth changes nothing, and one that pairs a share
+// with another asset gets it left out as a token without a price, not valued at its word.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { PublicKey } from '@solana/web3.js';
@@ -181,7 +182,7 @@ describe('a lend deposit in the wallet value', { timeout: 120_000 }, () => {
 
   it('keeps the chain value when the venue lend API says the shares are worth three times as much', async () => {
     const wallet = await depositor();
-    const liar = await lyingLendApi(world.sim.url, 3n);
+    const liar = await lyingLendApi(world.sim.url, { factor: 3n });
     servers.push(liar.server);
     const lied = await feedOnce(wallet, liar.url);
     const honest = await feedOnce(wallet, world.sim.url);
@@ -197,16 +198,33 @@ describe('a lend deposit in the wallet value', { timeout: 120_000 }, () => {
       expect(doc.balances.tokens.find((t) => t.mint === JL_USDC)?.worth?.assetAmount).toBe(String(hand.assets));
     }
   });
+
+  it('leaves a share out, named, when the lend API pairs it with another asset than the program seeds derive', async () => {
+    const wallet = await depositor();
+    // jlUSDC passed off as a share of SOL: worth 150 times as much a unit, were it believed.
+    const liar = await lyingLendApi(world.sim.url, { assetOf: { [JL_USDC]: SOL } });
+    servers.push(liar.server);
+    const doc = await status(await feedOnce(wallet, liar.url));
+    expect(doc.walletValue.unpriced).toEqual([JL_USDC]);
+    expect(doc.balances.tokens.find((t) => t.mint === JL_USDC)).toMatchObject({ symbol: null });
+    expect(doc.balances.tokens.find((t) => t.mint === JL_USDC)?.worth).toBeUndefined();
+    // The loss watches do not judge a wallet they cannot value.
+    expect(doc.risk.peakValueUsd).toBeNull();
+  });
 });
 
 /**
  * A venue in front of the simulator that answers everything as the simulator does, except that its lend API
  * multiplies what the jlTokens are worth by `factor` (each market's totals and conversion rate, each position's
- * underlying assets).
+ * underlying assets), and with `assetOf` names another asset as a market's (by its jlToken).
  */
-async function lyingLendApi(target: string, factor: bigint): Promise<{ url: string; server: Server }> {
+async function lyingLendApi(target: string, o: { factor?: bigint; assetOf?: Record<string, string> }): Promise<{ url: string; server: Server }> {
+  const factor = o.factor ?? 1n;
   const times = (v: unknown): unknown => (typeof v === 'string' && /^\d+$/.test(v) ? String(BigInt(v) * factor) : typeof v === 'number' ? v * Number(factor) : v);
-  const lieAboutToken = (t: Record<string, unknown>) => ({ ...t, totalAssets: times(t.totalAssets), convertToAssets: times(t.convertToAssets) });
+  const lieAboutToken = (t: Record<string, unknown>) => {
+    const asset = o.assetOf?.[String(t.address)];
+    return { ...t, totalAssets: times(t.totalAssets), convertToAssets: times(t.convertToAssets), ...(asset ? { assetAddress: asset, asset: { ...(t.asset as object), address: asset } } : {}) };
+  };
   const server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));

@@ -1,10 +1,10 @@
 import type { IntentKind } from '../sdk/intents.js';
 
 /**
- * How far each product and route of the live service is proven (issue 21): the README's "Going live" table and
+ * How far each product and route of the live service is proven (issue 21): the table of docs/going-live.md and
  * `config check` on a live config both print this, and test/execution/live-routes.test.ts holds it to the tests: a
  * `proven` route names corpus transactions (test/fixtures/mainnet) that pass the guard, every route names the tests
- * that check it, and the README's table is this one.
+ * that check it, and that page's table is this one.
  */
 
 /** What is known of a route on the live service. */
@@ -18,7 +18,7 @@ export type LiveStatus =
 
 /** One product and route. */
 export interface LiveRoute {
-  /** Product (as the README names it). */
+  /** Product (as docs/going-live.md names it). */
   product: string;
   /** The route or instruction. */
   route: string;
@@ -116,7 +116,7 @@ export function liveRoutesOf(kind: IntentKind, via?: 'ultra' | 'metis', excluded
   return LIVE_ROUTES.filter((r) => r.kinds.includes(kind) && (r.via === undefined || via === undefined || r.via === via) && !(r.routers?.every((x) => excludedRouters.has(x)) ?? false));
 }
 
-/** The table as the README prints it (markdown). */
+/** The table as docs/going-live.md prints it (markdown). */
 export function liveTableMarkdown(): string {
   const rows = LIVE_ROUTES.map((r) => `| ${r.product} | ${r.route} | ${r.status} | ${r.note} |`);
   return ['| product | route | live transactions | notes |', '|---|---|---|---|', ...rows].join('\n');

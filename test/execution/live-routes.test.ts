@@ -1,4 +1,4 @@
-// Issue 21, item 5: the README's table of what is proven on the live service is src/execution/liveRoutes.ts, and that
+// Issue 21, item 5: the table of what is proven on the live service (docs/going-live.md) is src/execution/liveRoutes.ts, and that
 // table is held to the tests: a proven route names corpus transactions that exist and are not waiting on a feature
 // (test/solana/corpus.test.ts runs each through the guard), every route names test files that exist, and every intent
 // kind has at least one route. `config check` on a live config prints the rows of the routes its enabled strategies
@@ -18,9 +18,9 @@ import { runCli } from '../cli/runCli.js';
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const CORPUS_TEST = readFileSync(join(ROOT, 'test/solana/corpus.test.ts'), 'utf8');
 
-describe('what the README says is proven on the live service', () => {
+describe('what docs/going-live.md says is proven on the live service', () => {
   it('is the table of src/execution/liveRoutes.ts, word for word', () => {
-    const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+    const readme = readFileSync(join(ROOT, 'docs/going-live.md'), 'utf8');
     const start = readme.indexOf('<!-- live-routes:start');
     const end = readme.indexOf('<!-- live-routes:end -->');
     expect(start).toBeGreaterThan(0);

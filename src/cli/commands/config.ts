@@ -30,14 +30,14 @@ async function checkKeypair(config: KeeperConfig): Promise<void> {
 }
 
 /**
- * What a live config's strategies will meet on the live service (README, "Going live"): for each enabled instance, the
+ * What a live config's strategies will meet on the live service (docs/going-live.md): for each enabled instance, the
  * routes its strategy declares it may take (StrategyDefinition.emits) and how far each is proven, then the keeper's
  * own jobs. A strategy of the user's own that declares nothing is said to be undeclared: the guard checks whatever it
  * sends, but nothing here tells the operator which routes that is.
  */
 export function liveRoutesReport(config: KeeperConfig): string {
   const excluded = new Set<string>(config.api.ultra?.excludeRouters ?? []);
-  const lines = ['live routes of the enabled strategies (README, Going live; proven: real mainnet transactions pass the guard; checked: the guard checks them, no real bytes; refused: the guard refuses them):'];
+  const lines = ['live routes of the enabled strategies (docs/going-live.md; proven: real mainnet transactions pass the guard; checked: the guard checks them, no real bytes; refused: the guard refuses them):'];
   const kinds = new Set<string>();
   const show = (r: LiveRoute): string => `    ${r.status.padEnd(8)} ${r.product}: ${r.route}${r.note ? ` (${r.note})` : ''}`;
   for (const inst of config.strategies.filter((i) => i.enabled)) {

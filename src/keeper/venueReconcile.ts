@@ -49,7 +49,7 @@ export async function reconcileVenue(d: KeeperDeps): Promise<KeeperJobResult> {
     active.push(r);
   }
   await d.state.track(active.filter((r) => !trackedSet.has(r.id)).map((r) => r.id));
-  if (active.length === 0) return { summary: 'no venue orders to reconcile', counts: { tracked: 0, changed: 0, ended: 0, unseen: 0 } };
+  if (active.length === 0) return { summary: 'no venue orders to reconcile', counts: { tracked: 0, changed: 0, ended: 0, unseen: 0, fills: 0 } };
 
   const found = await findOnVenue(d, active);
   const predictionFills = await readPredictionFills(d, active, found);

@@ -38,6 +38,21 @@ function predictionPhrase(rec: Rec): string {
   return `${parts.join(' ')}${fee !== undefined ? `  fee ${formatUsd(fee)}` : ''}`;
 }
 
+/**
+ * A change of a resting order's status as the venue reconciliation logs it ('venue order <status>', 'venue order
+ * ended: <status>; ledger updated'), as one short line after the time: "order  ladder  trigger 4gXq…dLRR filled (was
+ * open)  intent trigger.create.1e79…06a9"; undefined for any other record.
+ */
+export function venueOrderPhrase(rec: Rec): string | undefined {
+  const msg = typeof rec.msg === 'string' ? rec.msg : '';
+  if (rec.job !== 'venue-reconcile' || !msg.startsWith('venue order ') || typeof rec.to !== 'string') return undefined;
+  const instance = typeof rec.instance === 'string' ? rec.instance : '';
+  const order = typeof rec.order === 'string' ? ` ${shortId(rec.order)}` : '';
+  const from = typeof rec.from === 'string' ? ` (was ${rec.from})` : '';
+  const intent = typeof rec.intent === 'string' ? `  intent ${shortenIds(rec.intent, instance)}` : '';
+  return `order  ${instance}  ${typeof rec.product === 'string' ? rec.product : ''}${order} ${rec.to}${from}${intent}`;
+}
+
 /** Base58 runs as long as an address or a signature (32 to 88 characters). */
 const BASE58_ID = /(?<![1-9A-HJ-NP-Za-km-z])[1-9A-HJ-NP-Za-km-z]{32,88}(?![1-9A-HJ-NP-Za-km-z])/g;
 /** An intent id (src/engine/ids.ts, src/keeper/intents.ts): instance, kind, a 20-hex digest, a generation. */

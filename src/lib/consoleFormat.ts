@@ -1,4 +1,4 @@
-import { fillPhrase, shortenIds, shortenValue } from './consoleFills.js';
+import { fillPhrase, shortenIds, shortenValue, venueOrderPhrase } from './consoleFills.js';
 import { formatUsd, humanNumber, shortId } from './fills.js';
 import { summaryPhrase } from './summaryText.js';
 
@@ -46,6 +46,8 @@ export function formatRecord(rec: LogRecord): string | undefined {
   if (msg === 'keeper started' && level === 30) return banner(rec);
   // A landing ('filled' by the executor) or a fill of a resting order (by the venue reconciliation: kind <product>.fill).
   if (msg === 'filled' && level === 30) return `${time} ${landedVerb(str(rec.kind))}  ${str(rec.instance)}  ${fillPhrase(rec)}${sig(rec.signature)}\n`;
+  const order = level === 30 ? venueOrderPhrase(rec) : undefined;
+  if (order !== undefined) return `${time} ${order}\n`;
   if (msg === 'claimed' && level === 30) return `${time} claimed  ${str(rec.instance)}  ${shortenIds(str(rec.reason))}${sig(rec.signature)}\n`;
   if (msg === 'summary' && level === 30) return `${time} summary  ${summaryLine(rec)}\n`;
   // A kill-switch change from any process (src/notify/killSwitchEcho.ts), as the notifications word it.

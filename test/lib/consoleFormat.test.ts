@@ -43,7 +43,10 @@ describe('the human console', () => {
 
   it('shortens ids, addresses and signatures on every other line; the JSON lines keep them whole', () => {
     const ended = { ...venueFill, msg: 'venue order ended: filled; ledger updated', product: 'trigger', from: 'open', to: 'filled' };
-    expect(formatRecord(ended)).toBe('06:01:02 INFO  keeper ladder  venue order ended: filled; ledger updated  job=venue-reconcile intent=trigger.create.1b77…25e8 order=Fo8T…fh4c signature=4xKq…s4R1 filledAt=1795759258345 product=trigger from=open to=filled\n');
+    // A resting order's change of status: one short line of its own.
+    expect(formatRecord(ended)).toBe('06:01:02 order  ladder  trigger Fo8T…fh4c filled (was open)  intent trigger.create.1b77…25e8\n');
+    expect(formatRecord({ ...ended, msg: 'venue order open', from: null, to: 'open' })).toBe('06:01:02 order  ladder  trigger Fo8T…fh4c open  intent trigger.create.1b77…25e8\n');
+    expect(formatRecord({ ...ended, job: 'sweep', msg: 'report', to: undefined, from: undefined, product: undefined, filledAt: undefined })).toBe('06:01:02 INFO  keeper ladder  report  job=sweep intent=trigger.create.1b77…25e8 order=Fo8T…fh4c signature=4xKq…s4R1\n');
     const claim = { level: 30, time: T, component: 'keeper', job: 'claims', msg: 'claiming a settled winning position', intent: '_keeper.prediction.claim.516d36c0dcdac5fa6829', position: 'HAFarfR4NfZPP4KrTED43ens6RVoLAh2wFWuABcg4pmm', marketId: 'POLY-2004032', side: 'yes', payoutMicroUsd: '9470000' };
     expect(formatRecord(claim)).toBe('06:01:02 INFO  keeper  claiming a settled winning position  job=claims intent=_keeper.prediction.claim.516d…6829 position=HAFa…4pmm marketId=POLY-2004032 side=yes payoutMicroUsd=9470000\n');
     const funded = { level: 30, time: T, msg: 'fresh paper wallet funded by the simulator', wallet: '8W8Q5oMnaTqaebBUwVZGRhcQoxzkSib4aKF5GncQrnHz', funded: ['SOL', 'USDC'], stranded: [{ order: ORDER, account: 'HAFarfR4NfZPP4KrTED43ens6RVoLAh2wFWuABcg4pmm' }] };

@@ -10,9 +10,10 @@ import { ROOT } from '../helpers/keeper.js';
 // node-cron checks a config's cron expressions and BullMQ (cron-parser) runs them: every expression the config
 // accepts must fire at the same times for both, and the config must refuse the others.
 
-/** The cron expressions of the project's configs and README. */
+/** The cron expressions of the project's configs, README and docs/ pages (docs/configuration.md's schedules). */
 function projectExpressions(): string[] {
-  const files = [join(ROOT, 'README.md'), ...['config', 'config/examples'].flatMap((d) => readdirSync(join(ROOT, d)).filter((f) => f.endsWith('.yaml')).map((f) => join(ROOT, d, f)))];
+  const inDir = (d: string, ext: string) => readdirSync(join(ROOT, d)).filter((f) => f.endsWith(ext)).map((f) => join(ROOT, d, f));
+  const files = [join(ROOT, 'README.md'), ...inDir('docs', '.md'), ...inDir('config', '.yaml'), ...inDir('config/examples', '.yaml')];
   return files.flatMap((f) => [...readFileSync(f, 'utf8').matchAll(/cron: "([^"]+)"/g)].map((m) => m[1]!));
 }
 
@@ -249,7 +250,7 @@ describe('cron schedules: node-cron validates, BullMQ runs', () => {
     expect(issues('{ cron: "0 14 * * *", tz: Europe/Paris }')).toEqual([]);
   });
 
-  it('around a daylight-saving change, a schedule runs as the README says: BullMQ\'s fires, none lost, none doubled', () => {
+  it('around a daylight-saving change, a schedule runs as docs/configuration.md says: BullMQ\'s fires, none lost, none doubled', () => {
     const iso = (t: number) => new Date(t).toISOString();
     const walk = (expr: string, tz: string, from: string, n: number) => bullMqFires(expr, tz, Date.parse(from), n).map((t) => iso(t!));
     // Paris skips 02:00-03:00 on 2025-03-30: 02:30 fires at 03:30 that day (01:30Z), at 02:30 (00:30Z) the next.

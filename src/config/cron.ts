@@ -12,9 +12,9 @@ import { createTask, validateDetailed } from 'node-cron';
 // that BullMQ makes. What runs is BullMQ's behaviour: a time the spring change skips fires at the same offset after
 // it (02:30 Paris fires at 03:30), every fire of an hourly or finer schedule happens in the repeated autumn hour,
 // and a daily fire in it happens once. Refusing `*/5 * * * *` for a keeper in New York would help no one, so those
-// hours are not compared; docs/configuration.md's schedule paragraph says so, and test/config/cron.test.ts pins BullMQ's
-// behaviour there. A zone whose change BullMQ cannot get past (it finds no next fire after Lord Howe's half-hour
-// change) is still refused: the schedule would stop.
+// hours are not compared; docs/configuration.md's schedule paragraph says so, and test/config/cron.test.ts pins
+// BullMQ's behaviour there. A zone whose change BullMQ cannot get past (it finds no next fire after Lord Howe's
+// half-hour change) is still refused: the schedule would stop.
 
 /** Fire times compared from each starting instant. */
 const FIRES = 6;

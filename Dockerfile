@@ -38,7 +38,7 @@ COPY package.json ./
 COPY config ./config
 
 # Never bake secrets into the image: JUPITER_API_KEY, DASHBOARD_TOKEN and SOLANA_RPC_URL come from the environment,
-# the keypair from a file mounted read-only at run time (README, "Docker").
+# the keypair from a file mounted read-only at run time (docs/docker.md).
 USER node
 # The dashboard (`run`) and the simulator (`sim --host 0.0.0.0`).
 EXPOSE 8787 8899

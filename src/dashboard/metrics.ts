@@ -26,7 +26,7 @@ export class KeeperMetrics {
   readonly intentOutcomes: Counter;
   readonly refusalsToday: Gauge;
   readonly executionRefusals: Counter;
-  readonly fills: Counter;
+  readonly trades: Counter;
   readonly realizedPnl: Gauge;
   readonly claims: Counter;
   readonly jupiterResponses: Counter;
@@ -49,7 +49,7 @@ export class KeeperMetrics {
     this.intentOutcomes = new Counter({ name: 'jupkeeper_intent_outcomes_total', help: "Intents this process's executor carried to an end state, by kind and state", labelNames: ['kind', 'state'], registers });
     this.refusalsToday = new Gauge({ name: 'jupkeeper_refusals_today', help: 'Intents refused today (UTC) by the risk gate and the pre-sign guard, by rule', labelNames: ['rule'], registers });
     this.executionRefusals = new Counter({ name: 'jupkeeper_execution_refusals_total', help: "Intents this process's executor refused (pre-sign guard, kill switch, venue limits), by rule", labelNames: ['rule'], registers });
-    this.fills = new Counter({ name: 'jupkeeper_fills_total', help: 'Swap fills booked for P&L, by strategy instance (from the ledger in Redis)', labelNames: ['strategy'], registers });
+    this.trades = new Counter({ name: 'jupkeeper_trades_total', help: 'Trades of every session by strategy instance and kind, as `trades --all` lists them (src/store/trades.ts: a swap landed, an order the venue filled, a claim, a Lend move; a placed order is none), from the ledger in Redis', labelNames: ['strategy', 'kind'], registers });
     this.realizedPnl = new Gauge({ name: 'jupkeeper_realized_pnl_usd', help: 'Realised P&L by strategy instance, USD (average cost)', labelNames: ['strategy'], registers });
     this.claims = new Counter({ name: 'jupkeeper_claims_total', help: "Prediction claims this process's executor carried to an end state, by state", labelNames: ['state'], registers });
     this.jupiterResponses = new Counter({ name: 'jupkeeper_jupiter_responses_total', help: 'Jupiter API responses received by this process, by HTTP status', labelNames: ['status'], registers });
@@ -102,9 +102,9 @@ export class KeeperMetrics {
   }
 
   /** Replaces a counter's values by totals read elsewhere (Redis keeps them; the counter only reports them). */
-  static setTotals(counter: Counter, totals: ReadonlyMap<string, number>, label: string): void {
+  static setTotals(counter: Counter, totals: ReadonlyArray<{ labels: Record<string, string>; n: number }>): void {
     counter.reset();
-    for (const [value, n] of totals) counter.inc({ [label]: value }, Math.max(0, n));
+    for (const { labels, n } of totals) counter.inc(labels, Math.max(0, n));
   }
 
   private trimRecent(now: number): void {

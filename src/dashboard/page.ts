@@ -30,11 +30,11 @@ export function statusPage(o: { csrf: string; nonce: string; prefix: string }): 
     <div class="card"><h2>Wallet</h2><div id="wallet-address" class="mono small">…</div><div id="wallet-value" data-testid="wallet-value" class="big">…</div><div id="wallet-change" class="small muted"></div><div id="balances" class="small"></div></div>
     <div class="card" id="ks-card"><h2>Kill switch</h2><div id="ks-state" data-testid="kill-switch-state" class="big">…</div><div id="ks-detail" class="small"></div>
       <button id="ks-button" data-testid="kill-switch-button" type="button" disabled>…</button><div id="ks-error" class="error small"></div></div>
-    <div class="card"><h2>P&amp;L</h2><div id="pnl-total" class="big">…</div><div id="pnl-detail" class="small"></div></div>
+    <div class="card"><h2>P&amp;L <span id="pnl-scope" data-testid="pnl-scope" class="muted"></span></h2><div id="pnl-total" class="big">…</div><div id="pnl-detail" class="small"></div></div>
     <div class="card"><h2>Keeper</h2><div id="keeper" class="small"></div></div>
   </section>
   <section class="card wide"><h2>Wallet value and P&amp;L over time</h2><div id="chart" data-testid="chart"></div></section>
-  <section class="card wide"><h2>Strategies</h2><table id="strategies" data-testid="strategies"><thead><tr><th>ID</th><th>Strategy</th><th>Schedule</th><th>Evaluated</th><th>Next run</th><th>Outcome</th><th>Intents</th><th>Message</th><th class="num">Realised</th><th class="num">Fills</th></tr></thead><tbody></tbody></table></section>
+  <section class="card wide"><h2>Strategies</h2><table id="strategies" data-testid="strategies"><thead><tr><th>ID</th><th>Strategy</th><th>Schedule</th><th>Evaluated</th><th>Next run</th><th>Outcome</th><th>Intents</th><th>Message</th><th class="num">Realised (session)</th><th class="num">Fills (session)</th></tr></thead><tbody></tbody></table></section>
   <section class="card wide"><h2>Open orders and positions</h2><table id="orders" data-testid="orders"><thead><tr><th>Type</th><th>Account</th><th>Details</th></tr></thead><tbody></tbody></table></section>
   <section class="card wide"><h2>Latest intents: intent → job → transaction → fill or claim</h2><table id="intents" data-testid="intents"><thead><tr><th>When</th><th>Intent</th><th>What</th><th>State</th><th>Job</th><th>Transaction</th><th>Outcome</th></tr></thead><tbody></tbody></table></section>
   <section class="card wide"><h2>Refusals</h2><table id="refusals"><thead><tr><th>When</th><th>Intent</th><th>Strategy</th><th>Rule</th><th>Reason</th></tr></thead><tbody></tbody></table></section>
@@ -119,14 +119,17 @@ function renderTop(st, health, points) {
   const t = st.pnl.total;
   $('pnl-total').innerHTML = '<span class="' + (t.realizedUsd <= -0.005 ? 'bad' : 'ok') + '">' + usd(t.realizedUsd) + '</span> <span class="small muted">realised</span>';
   const unrealized = st.unrealizedPnl?.totalUsd;
-  $('pnl-detail').textContent = (unrealized != null ? 'unrealised ' + usd(unrealized) + '; ' : '') + usd(t.volumeUsd) + ' traded in ' + t.fills + ' fill(s)';
+  const all = st.pnl.allSessions;
+  $('pnl-scope').textContent = st.session ? '· session ' + st.session.id : '';
+  $('pnl-detail').textContent = (unrealized != null ? 'unrealised ' + usd(unrealized) + '; ' : '') + usd(t.volumeUsd) + ' traded in ' + t.fills + ' fill(s)' + (st.session ? ' this session' : '') + (all ? '; every session: ' + usd(all.realizedUsd) + ' realised' : '');
   const by = Object.entries(st.intents.byState).filter(([, n]) => n > 0).map(([s, n]) => n + ' ' + s).join(', ');
   $('keeper').innerHTML = [
     'health: ' + (health.healthy ? '<span class="ok">workers beating</span>' : '<span class="bad">' + esc(health.problem || 'unhealthy') + '</span>'),
     keeperLine(st),
-    'intents: ' + st.intents.total + (by ? ' (' + esc(by) + ')' : ''),
+    st.session ? 'session ' + st.session.id + ': started ' + ago(st.session.startedAt, st.at) + ', ' + st.trades.session + ' trade(s)' + (st.trades.claims ? ' (' + st.trades.claims + ' claim(s))' : '') + ', ' + st.intents.session + ' intent(s)' : 'session: none recorded',
+    'intents, every session: ' + st.intents.total + (by ? ' (' + esc(by) + ')' : ''),
     'snapshots: ' + ['market', 'wallet', 'prediction'].map((n) => n + ' ' + ago(st.snapshots[n]?.at, st.at)).join(', '),
-    'today: ' + usd(st.risk.notionalTodayUsd) + ' traded',
+    'today (UTC day): ' + usd(st.risk.notionalTodayUsd) + ' traded',
   ].filter((l) => l).map((l) => '<div>' + l + '</div>').join('');
 }
 

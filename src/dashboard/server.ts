@@ -14,6 +14,7 @@ import { KillSwitchStore } from '../store/killSwitch.js';
 import { PnlStore } from '../store/pnl.js';
 import type { SnapshotStore } from '../store/snapshots.js';
 import { readStatus } from '../store/status.js';
+import { readTrades } from '../store/trades.js';
 import { dashboardAuth } from './auth.js';
 import { mountBullBoard } from './bullBoard.js';
 import { judgeHealth } from './health.js';
@@ -189,7 +190,14 @@ async function gatherMetrics(d: DashboardDeps, now: number): Promise<void> {
   m.refusalsToday.reset();
   for (const [rule, n] of Object.entries(refusals)) m.refusalsToday.set({ rule }, n);
   const books = await Promise.all(ids.map(async (id) => [id, await pnl.summary(id)] as const));
-  KeeperMetrics.setTotals(m.fills, new Map(books.map(([id, b]) => [id, b.fills])), 'strategy');
+  const trades = new Map<string, { labels: { strategy: string; kind: string }; n: number }>();
+  for (const t of await readTrades(d.redis, d.prefix)) {
+    const key = `${t.strategy}\u0000${t.kind}`;
+    const row = trades.get(key) ?? { labels: { strategy: t.strategy, kind: t.kind }, n: 0 };
+    row.n += 1;
+    trades.set(key, row);
+  }
+  KeeperMetrics.setTotals(m.trades, [...trades.values()]);
   m.realizedPnl.reset();
   for (const [id, b] of books) m.realizedPnl.set({ strategy: id }, b.realizedUsd);
   m.walletValue.reset();

@@ -61,7 +61,7 @@ describe('status: alive or stopped, by the keeper heartbeat', { timeout: 120_000
     const out = (await status('--prefix', ALIVE)).stdout;
     expect(out).toMatch(/^keeper\s+RUNNING since \d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC \(\d+[sm] ago\), heartbeat \d+s ago: pid \d+ on \S+$/m);
     expect(out).toMatch(/^wallet value\s+\$400\.00 at start, \$412\.35 now \(\+\$12\.35\) as of \d+[sm] ago$/m);
-    expect(out).toMatch(/^P&L\s+realised \$0\.00, unrealised \+\$50\.00 /m);
+    expect(out).toMatch(/^P&L\s+realised \$0\.00 this session \(\$0\.00 over every session\), unrealised \+\$50\.00 /m);
     expect(out).toMatch(/^\s+dca\s+dca-swap@1\.0\.0\s+every 15s\s+never\s+(in 1m|in \d+s|due now)\s/m);
     expect(out).toMatch(/^\s+total\s+\$0\.00\s+\+\$50\.00\s+\$100\.00\s+1$/m);
   });

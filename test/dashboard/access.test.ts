@@ -126,10 +126,10 @@ describe('the dashboard on an address other than loopback', () => {
       expect(res.headers.get('content-type')).toContain('text/plain');
       return parsePrometheus(await res.text());
     };
-    // A fill is booked just after its intent lands: scrape until it is there.
-    const families = await waitUntil('a fill in /metrics', async () => {
+    // A trade is in the ledger once its intent landed: scrape until it is there.
+    const families = await waitUntil('a trade in /metrics', async () => {
       const f = await scrape();
-      return (f.get('jupkeeper_fills_total')?.samples.length ?? 0) > 0 && f;
+      return (f.get('jupkeeper_trades_total')?.samples.length ?? 0) > 0 && f;
     }, 30_000);
     const samples = (name: string) => families.get(name)?.samples ?? [];
     expect(families.get('jupkeeper_queue_jobs')?.type).toBe('gauge');
@@ -139,7 +139,8 @@ describe('the dashboard on an address other than loopback', () => {
     expect(samples('jupkeeper_intents').find((s) => s.labels.state === 'landed')?.value).toBeGreaterThan(0);
     expect(families.has('jupkeeper_refusals_today')).toBe(true);
     expect(families.get('jupkeeper_execution_refusals_total')?.type).toBe('counter');
-    expect(samples('jupkeeper_fills_total').find((s) => s.labels.strategy === 'dca-sol-usdc')?.value).toBeGreaterThan(0);
+    // Trades by the one definition (what `trades --all` lists), by strategy and kind.
+    expect(samples('jupkeeper_trades_total').find((s) => s.labels.strategy === 'dca-sol-usdc' && s.labels.kind === 'swap')?.value).toBeGreaterThan(0);
     expect(families.has('jupkeeper_claims_total')).toBe(true);
     expect(samples('jupkeeper_rate_budget_requests_last_minute')[0]?.value).toBeGreaterThan(0);
     expect(samples('jupkeeper_rate_budget_limit_per_minute')[0]?.value).toBe(100_000);

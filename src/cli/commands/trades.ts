@@ -4,6 +4,7 @@ import { parseDuration } from '../../config/duration.js';
 import { formatUnits } from '../../lib/amounts.js';
 import { knownByMint } from '../../lib/mints.js';
 import { SnapshotStore } from '../../store/snapshots.js';
+import { readPresence } from '../../store/presence.js';
 import { readSessions, type Session } from '../../store/sessions.js';
 import { readTrades, tradePriceUsd, type Trade, type TradeLeg } from '../../store/trades.js';
 import type { CliContext } from '../context.js';
@@ -93,15 +94,16 @@ Without --prefix or --config it finds the keeper as \`status\` does (the one ali
 }
 
 /** Which sessions a listing covers: every one, or one (the current or last), or every one because none is recorded. */
-export type TradesScope = { all: true; sessions: number } | { all: false; session: Session } | { all: false; session: null };
+export type TradesScope = ({ all: true; sessions: number } | { all: false; session: Session } | { all: false; session: null }) & { running?: boolean };
 
 /** The trades of the scope, with decimals and symbols the snapshots know for mints outside the fixed table. */
 async function readWithDecimals(redis: Redis, prefix: string, since: number | undefined, all: boolean): Promise<{ rows: Trade[]; scope: TradesScope; symbolOf: (mint: string) => string | undefined }> {
   const snapshots = new SnapshotStore(redis, prefix);
-  const [market, wallet, sessions] = await Promise.all([snapshots.read('market').catch(() => undefined), snapshots.read('wallet').catch(() => undefined), readSessions(redis, prefix)]);
+  const [market, wallet, sessions, presence] = await Promise.all([snapshots.read('market').catch(() => undefined), snapshots.read('wallet').catch(() => undefined), readSessions(redis, prefix), readPresence(redis, prefix)]);
   const decimalsOf = (mint: string) => market?.prices[mint]?.decimals ?? market?.tokens[mint]?.decimals ?? wallet?.holdings.find((h) => h.mint === mint)?.decimals;
   const last = sessions.at(-1);
-  const scope: TradesScope = all ? { all: true, sessions: sessions.length } : { all: false, session: last ?? null };
+  const running = presence.alive.length > 0;
+  const scope: TradesScope = all ? { all: true, sessions: sessions.length, running } : { all: false, session: last ?? null, running };
   const rows = await readTrades(redis, prefix, { since, decimalsOf, ...(!all && last ? { session: last.id } : {}) });
   return { rows, scope, symbolOf: (mint) => market?.tokens[mint]?.symbol };
 }
@@ -130,7 +132,7 @@ function human(leg: TradeLeg | null): string | null {
 
 /** The table a person reads: a first line naming the scope, one line per trade (its session with --all), and a count. */
 export function renderTrades(trades: readonly Trade[], loc: LocatedKeeper, symbolOf: (mint: string) => string | undefined = () => undefined, scope: TradesScope = { all: false, session: null }): string {
-  const running = loc.how === 'heartbeat';
+  const running = scope.running ?? loc.how === 'heartbeat';
   const which = scope.all
     ? `every session (${scope.sessions})`
     : scope.session

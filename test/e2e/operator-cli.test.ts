@@ -136,7 +136,8 @@ describe('npm start, then status and trades in another shell', () => {
       expect(out).toMatch(/^where\s+prefix jk-paper on redis:\/\/\S+\/12 \(config\/paper\.yaml\), the keeper alive on this Redis$/m);
       expect(out).toMatch(/^venue\s+simulator http:\/\/127\.0\.0\.1:\d+$/m);
       expect(out).toMatch(/^wallet value\s+(\$[\d,]+\.\d\d at start|not recorded at start), \$[\d,]+\.\d\d now/m);
-      expect(out).toMatch(/^P&L\s+realised [+-]?\$\d+\.\d\d, unrealised [+-]?\$\d+\.\d\d/m);
+      expect(out).toMatch(/^P&L\s+realised [+-]?\$\d+\.\d\d this session \([+-]?\$\d+\.\d\d over every session\), unrealised [+-]?\$\d+\.\d\d/m);
+      expect(out).toMatch(/^session\s+\d+, started \S+ ago: \d+ trade\(s\)/m);
       // Every strategy of config/paper.yaml, with its schedule and when it runs next.
       for (const id of ['dca-sol-usdc', 'rebalance-sol-usdc', 'ladder-sol-usdc', 'idle-jupusd', 'edge-sol-windows']) {
         expect(out).toMatch(new RegExp(`^\\s+${id}\\s+\\S+@\\S+\\s+every \\d+s\\s+(\\S+ ago|never)\\s+(in \\d+s|due now)\\s`, 'm'));

@@ -126,7 +126,7 @@ function renderTop(st, health, points) {
   $('keeper').innerHTML = [
     'health: ' + (health.healthy ? '<span class="ok">workers beating</span>' : '<span class="bad">' + esc(health.problem || 'unhealthy') + '</span>'),
     keeperLine(st),
-    st.session ? 'session ' + st.session.id + ': started ' + ago(st.session.startedAt, st.at) + ', ' + st.trades.session + ' trade(s)' + (st.trades.claims ? ' (' + st.trades.claims + ' claim(s))' : '') + ', ' + st.intents.session + ' intent(s)' : 'session: none recorded',
+    st.session ? 'session ' + st.session.id + ' (this run): ' + st.trades.session + ' trade(s)' + (st.trades.claims ? ' (' + st.trades.claims + ' claim(s))' : '') + ', ' + st.intents.session + ' intent(s)' : 'session: none recorded',
     'intents, every session: ' + st.intents.total + (by ? ' (' + esc(by) + ')' : ''),
     'snapshots: ' + ['market', 'wallet', 'prediction'].map((n) => n + ' ' + ago(st.snapshots[n]?.at, st.at)).join(', '),
     'today (UTC day): ' + usd(st.risk.notionalTodayUsd) + ' traded',

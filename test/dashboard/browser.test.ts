@@ -68,6 +68,11 @@ describe('the status page of a running paper keeper, in a browser', () => {
     // The keeper: running since when, said once.
     const keeperCard = (await page.locator('#keeper').textContent()) ?? '';
     expect(keeperCard).toMatch(/keeper: running since \S.* \(\d+ (s|min) ago\)/);
+    // Each count says its scope: the session (this run of the keeper) beside every session's intents and the UTC day.
+    expect(keeperCard).toMatch(/session \d+ \(this run\): \d+ trade\(s\), \d+ intent\(s\)/);
+    expect(keeperCard).toMatch(/intents, every session: \d+/);
+    expect(keeperCard).toMatch(/today \(UTC day\): /);
+    expect(await page.getByTestId('pnl-scope').textContent()).toMatch(/^· session \d+$/);
     expect(keeperCard.match(/since|started/g)).toEqual(['since']);
 
     // The button engages the kill switch (halt, reason "dashboard"), as `jup-keeper kill-switch on` would.

@@ -50,7 +50,7 @@ export class KeeperMetrics {
     this.refusalsToday = new Gauge({ name: 'jupkeeper_refusals_today', help: 'Intents refused today (UTC) by the risk gate and the pre-sign guard, by rule', labelNames: ['rule'], registers });
     this.executionRefusals = new Counter({ name: 'jupkeeper_execution_refusals_total', help: "Intents this process's executor refused (pre-sign guard, kill switch, venue limits), by rule", labelNames: ['rule'], registers });
     this.trades = new Counter({ name: 'jupkeeper_trades_total', help: 'Trades of every session by strategy instance and kind, as `trades --all` lists them (src/store/trades.ts: a swap landed, an order the venue filled, a claim, a Lend move; a placed order is none), from the ledger in Redis', labelNames: ['strategy', 'kind'], registers });
-    this.realizedPnl = new Gauge({ name: 'jupkeeper_realized_pnl_usd', help: 'Realised P&L by strategy instance, USD (average cost)', labelNames: ['strategy'], registers });
+    this.realizedPnl = new Gauge({ name: 'jupkeeper_realized_pnl_usd', help: 'Realised P&L of every session by strategy instance, USD (average cost)', labelNames: ['strategy'], registers });
     this.claims = new Counter({ name: 'jupkeeper_claims_total', help: "Prediction claims this process's executor carried to an end state, by state", labelNames: ['state'], registers });
     this.jupiterResponses = new Counter({ name: 'jupkeeper_jupiter_responses_total', help: 'Jupiter API responses received by this process, by HTTP status', labelNames: ['status'], registers });
     this.rateLimited = new Counter({ name: 'jupkeeper_jupiter_429_total', help: 'Jupiter API responses with status 429 (rate limited) seen by this process', registers });

@@ -1,4 +1,4 @@
-// buy-the-dip: an example of a strategy of your own (README, "Write your own strategy").
+// buy-the-dip: an example of a strategy of your own (docs/strategies.md, "Write your own strategy").
 // Keeps the highest price it has seen; when the token falls more than `dropPct` below it, buys with a fixed amount
 // of a stable coin (at most once every `cooldownHours`), and starts watching for the next high. Name it in a config,
 // by its path relative to the config file:

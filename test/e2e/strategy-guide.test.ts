@@ -9,19 +9,20 @@ import { runCli } from '../cli/runCli.js';
 import { stopKeeper, waitUntil } from '../helpers/e2e.js';
 import { ROOT, spawnKeeper } from '../helpers/keeper.js';
 
-// The strategy guide as a new user follows it (README, "Write your own strategy", or docs/strategies.md once the
-// reference sections move there): its example and its config, copied into files as written, pass `config check`
+// The strategy guide as a new user follows it (docs/strategies.md, "Write your own strategy", linked from the
+// README): its example and its config, copied into files as written, pass `config check`
 // and run on paper; the SDK-only rule refuses a file that imports anything else, naming the import; the example
 // type-checks against the SDK as `npm run typecheck` checks config/strategies/, and a mistake in it does not.
 
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 const CLEAN_ENV = { SOLANA_RPC_URL: '', JUPKEEPER_KEYPAIR_PATH: '', JUPKEEPER_SECRET_KEY: '', REDIS_URL };
 
-/** The guide: the section of README.md, or docs/strategies.md when it holds it. */
+/** The guide: the section "Write your own strategy" of docs/strategies.md, which the README points to. */
 function guide(): string {
-  const docs = join(ROOT, 'docs/strategies.md');
-  const text = existsSync(docs) && readFileSync(docs, 'utf8').includes('Write your own strategy') ? readFileSync(docs, 'utf8') : readFileSync(join(ROOT, 'README.md'), 'utf8');
-  return text.slice(text.indexOf('Write your own strategy'));
+  const text = readFileSync(join(ROOT, 'docs/strategies.md'), 'utf8');
+  const at = text.indexOf('## Write your own strategy');
+  expect(at, 'docs/strategies.md has the guide').toBeGreaterThan(-1);
+  return text.slice(at);
 }
 
 /** The first fenced block of a language after a marker (or from the start). */

@@ -8,7 +8,7 @@ import { writeConfig } from '../helpers/keeper.js';
 import { airdrop, control, SOL, USDC } from '../helpers/sim.js';
 import { runCli } from '../cli/runCli.js';
 
-// Strategies of the user's own, named by path in the config, in a running keeper against the venue: the README's
+// Strategies of the user's own, named by path in the config, in a running keeper against the venue: the guide's
 // example buys the dip; four broken ones (a throw, bad intents, an endless loop, a memory hog) are each stopped and
 // reported with their cause, in the log and in `jup-keeper status`; a built-in beside them keeps every window.
 
@@ -171,9 +171,9 @@ strategies:
     expect(out.stderr).not.toMatch(/\n\s+at /);
   }, 60_000);
 
-  it('the README shows that example exactly as the file this test runs', () => {
-    const readme = readFileSync(file('../../README.md'), 'utf8');
-    const section = readme.slice(readme.indexOf('### Write your own strategy'));
+  it('the strategy guide (docs/strategies.md) shows that example exactly as the file this test runs', () => {
+    const guide = readFileSync(file('../../docs/strategies.md'), 'utf8');
+    const section = guide.slice(guide.indexOf('## Write your own strategy'));
     const block = /```ts\n([\s\S]*?)```/.exec(section)?.[1];
     expect(block).toBe(readFileSync(EXAMPLE, 'utf8'));
   });

@@ -3,6 +3,7 @@ import bs58 from 'bs58';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Intent } from '../../src/sdk/intents.js';
 import { IntentStore } from '../../src/store/intents.js';
+import { beginSession } from '../../src/store/sessions.js';
 import { dcaConfig, runKeeperCli, scratchDir, startTestRedis, writeConfig, type TestRedis } from '../helpers/keeper.js';
 import { hasStackTrace } from './runCli.js';
 import { SOL, USDC } from './fixtures.js';
@@ -95,9 +96,39 @@ describe.concurrent('jup-keeper intents', () => {
       expect(run.code).toBe(0);
       const lines = run.stdout.trimEnd().split('\n');
       expect(lines[0]).toMatch(/^ID\s+STRATEGY\s+KIND\s+STATE\s+ATTEMPT\s+SIGNATURE\s+AGE\s+ERROR \/ REASON$/);
-      expect(lines).toHaveLength(2 + 4);
+      expect(lines).toHaveLength(2 + 4 + 1);
+      // The last line says the scope: no keeper started a session under this prefix, so every intent.
+      expect(lines[6]).toBe('4 intents, every intent (no session recorded)');
       expect(lines[2]).toMatch(new RegExp(`^dca\\.swap\\.aaa\\s+dca\\s+swap\\s+landed\\s+2\\s+${sigs.retry.slice(0, 4)}…${sigs.retry.slice(-4)}\\s+1m\\s+dca run 1$`));
       expect(lines[3]).toContain('GUARD_REFUSED: outflow');
+    });
+  });
+
+  describe('scoped by session', () => {
+    const SESSIONS = 'intents-cli-sessions';
+    beforeAll(async () => {
+      // Session 1 lands one intent and leaves one in flight; session 2 (a restart) plans one of its own.
+      const r = redis.client();
+      const store = new IntentStore(r, SESSIONS);
+      const create = (id: string, reason: string, at: number) => store.create({ id, instance: 'dca', strategy: 'dca-swap@1.0.0', intent: swap(reason), createdAt: at, deadline: at + 600_000 });
+      await beginSession(r, SESSIONS, t0 - 1_000);
+      await create('dca.swap.s1-landed', 'dca run 1', t0);
+      await store.move('dca.swap.s1-landed', null, 'built');
+      await store.move('dca.swap.s1-landed', null, 'guarded');
+      await store.move('dca.swap.s1-landed', null, 'signed', { signature: sig(), signatures: [] });
+      await store.move('dca.swap.s1-landed', null, 'landed');
+      await create('dca.swap.s1-inflight', 'dca run 2', t0 + 1_000);
+      await beginSession(r, SESSIONS, t0 + 10_000);
+      await create('dca.swap.s2', 'dca run 3', t0 + 11_000);
+    });
+
+    it("lists the current session's intents and those still in flight, and every session's with --all", async () => {
+      const ids = async (...args: string[]) => (JSON.parse((await cli('--json', '--prefix', SESSIONS, ...args)).stdout) as Array<{ id: string }>).map((r) => r.id);
+      expect(await ids()).toEqual(['dca.swap.s1-inflight', 'dca.swap.s2']);
+      expect(await ids('--all')).toEqual(['dca.swap.s1-landed', 'dca.swap.s1-inflight', 'dca.swap.s2']);
+      const table = (await cli('--prefix', SESSIONS)).stdout.trimEnd().split('\n');
+      expect(table.at(-1)).toMatch(/^2 intents, session 2 \(started \d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC\) and any still in flight; --all for every session$/);
+      expect((await cli('--prefix', SESSIONS, '--all')).stdout.trimEnd().split('\n').at(-1)).toBe('3 intents, every session (2)');
     });
   });
 

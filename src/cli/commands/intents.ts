@@ -1,9 +1,10 @@
 import { Option, type Command } from 'commander';
 import { ruleOfCode } from '../../engine/riskRules.js';
-import { INTENT_STATES, type IntentState } from '../../engine/states.js';
+import { INTENT_STATES, isTerminal, type IntentState } from '../../engine/states.js';
 import type { VenueOrderRecord } from '../../engine/keeperPorts.js';
 import { IntentStore, type IntentRecord } from '../../store/intents.js';
 import { readVenueOrders } from '../../store/keeperStore.js';
+import { readSessions, sessionWindow, type Session } from '../../store/sessions.js';
 import { intInRange } from '../args.js';
 import type { CliContext } from '../context.js';
 import { formatTable } from '../output.js';
@@ -15,6 +16,7 @@ interface IntentsOptions extends RedisArgs {
   state?: IntentState;
   strategy?: string;
   limit?: number;
+  all?: boolean;
 }
 
 /**
@@ -59,14 +61,15 @@ export function registerIntentsCommand(program: Command, ctx: CliContext): void 
       .description("a keeper's intents from its Redis ledger, oldest first (read-only)")
       .addOption(new Option('--state <state>', 'only intents in this state').choices(INTENT_STATES))
       .option('--strategy <id>', 'only intents of this strategy instance')
-      .addOption(new Option('--limit <n>', 'only the latest n matching intents').argParser(intInRange('--limit', 1, 1_000_000))),
+      .addOption(new Option('--limit <n>', 'only the latest n matching intents').argParser(intInRange('--limit', 1, 1_000_000)))
+      .option('--all', 'intents of every session of the prefix (default: those of the current session, or the last one, and any still in flight)'),
     { locate: true },
   ).action(async (opts: IntentsOptions) => {
     // Without --prefix or --config: the running keeper's, as `status` finds it.
     const { loc, listing } = await withLocatedKeeper(opts, async (redis, loc) => {
       if (!(await prefixInUse(redis, loc.prefix))) return { loc, listing: undefined };
-      const l = await new IntentStore(redis, loc.prefix).list();
-      return { loc, listing: { ...l, venue: await readVenueOrders(redis, loc.prefix, l.records.map((r) => r.id)) } };
+      const [l, sessions] = await Promise.all([new IntentStore(redis, loc.prefix).list(), readSessions(redis, loc.prefix)]);
+      return { loc, listing: { ...l, sessions, venue: await readVenueOrders(redis, loc.prefix, l.records.map((r) => r.id)) } };
     });
     // A record that does not parse is named on stderr, never printed as a row nor allowed to hide the others.
     for (const c of listing?.corrupt ?? []) ctx.io.err(`intent ${c.id} is corrupt and left out: ${c.problem}\n`);
@@ -78,17 +81,22 @@ export function registerIntentsCommand(program: Command, ctx: CliContext): void 
       else ctx.io.out(`${nothingStored(loc)}\n`);
       return;
     }
-    let rows = found.filter((r) => (opts.state === undefined || r.state === opts.state) && (opts.strategy === undefined || r.instance === opts.strategy)).map((r) => intentRow(r, listing?.venue.get(r.id)));
+    const last = opts.all ? undefined : listing?.sessions.at(-1);
+    const window = last === undefined ? undefined : sessionWindow(listing?.sessions ?? [], last.id);
+    // The current (or last) session's intents, and any of an earlier one still in flight: it acts in this one.
+    const inScope = (r: IntentRecord) => window === undefined || (r.createdAt >= window.from && r.createdAt < window.to) || !isTerminal(r.state);
+    let rows = found.filter((r) => inScope(r) && (opts.state === undefined || r.state === opts.state) && (opts.strategy === undefined || r.instance === opts.strategy)).map((r) => intentRow(r, listing?.venue.get(r.id)));
     if (opts.limit !== undefined) rows = rows.slice(-opts.limit);
     if (opts.json) {
       ctx.io.json(rows);
       return;
     }
+    const scope = scopeLine(last, listing?.sessions.length ?? 0);
     if (rows.length === 0) {
-      ctx.io.out(found.length === 0 ? 'no intents recorded yet\n' : `no intents match (${found.length} recorded)\n`);
+      ctx.io.out(found.length === 0 ? 'no intents recorded yet\n' : `no intents match (${found.length} recorded in every session; ${scope})\n`);
       return;
     }
-    ctx.io.out(intentsTable(rows, Date.now()));
+    ctx.io.out(`${intentsTable(rows, Date.now())}${rows.length} intent${rows.length === 1 ? '' : 's'}, ${scope}\n`);
   });
 }
 
@@ -139,4 +147,10 @@ function intentsTable(rows: readonly IntentRow[], now: number): string {
       r.rejection ? clip(`${r.rejection.rule}: ${r.rejection.message}`) : r.error ? clip(`${r.error.code}: ${r.error.message}`) : clip(r.reason),
     ]),
   );
+}
+
+/** Which sessions a listing covers, as its last line says. */
+function scopeLine(session: Session | undefined, sessions: number): string {
+  if (session !== undefined) return `session ${session.id} (started ${new Date(session.startedAt).toISOString().slice(0, 19).replace('T', ' ')} UTC) and any still in flight; --all for every session`;
+  return sessions === 0 ? 'every intent (no session recorded)' : `every session (${sessions})`;
 }

@@ -208,7 +208,7 @@ function renderChart(points) {
   const path = (f, lo, hi) => points.map((p, i) => (i === 0 ? 'M' : 'L') + x(p.at).toFixed(1) + ' ' + y(f(p), lo, hi).toFixed(1)).join(' ');
   const time = (t) => new Date(t).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit', second: '2-digit' });
   const one = points.length === 1 ? '<circle cx="' + x(t0) + '" cy="' + y(points[0].valueUsd, v0, v1) + '" r="4" fill="#2f81f7"/>' : '';
-  el.innerHTML = '<div class="legend"><b class="v">━ wallet value</b> (left, ' + usd(points[points.length - 1].valueUsd) + ') &nbsp; <b class="p">━ realised P&amp;L</b> (right, ' + usd(points[points.length - 1].pnlUsd) + ') · ' + points.length + ' point(s)</div>' +
+  el.innerHTML = '<div class="legend"><b class="v">━ wallet value</b> (left, ' + usd(points[points.length - 1].valueUsd) + ') &nbsp; <b class="p">━ realised P&amp;L, every session</b> (right, ' + usd(points[points.length - 1].pnlUsd) + ') · ' + points.length + ' point(s)</div>' +
     '<svg viewBox="0 0 ' + W + ' ' + H + '" preserveAspectRatio="none" role="img" aria-label="wallet value and P&L over time">' +
     '<line class="axis" x1="' + L + '" y1="' + (H - B) + '" x2="' + (W - R) + '" y2="' + (H - B) + '"/><line class="axis" x1="' + L + '" y1="' + T + '" x2="' + L + '" y2="' + (H - B) + '"/><line class="axis" x1="' + (W - R) + '" y1="' + T + '" x2="' + (W - R) + '" y2="' + (H - B) + '"/>' +
     '<text class="lbl" x="' + (L - 6) + '" y="' + (T + 10) + '" text-anchor="end">' + usd(v1) + '</text><text class="lbl" x="' + (L - 6) + '" y="' + (H - B) + '" text-anchor="end">' + usd(v0) + '</text>' +

@@ -64,6 +64,8 @@ describe('the status page of a running paper keeper, in a browser', () => {
     const d = await page.getByTestId('chart-value').getAttribute('d');
     expect((d ?? '').match(/[ML]/g)?.length ?? 0).toBeGreaterThanOrEqual(3);
     expect(await page.getByTestId('chart-pnl').count()).toBe(1);
+    // Its P&L line says its scope: the books' realised P&L of every session.
+    expect(await page.locator('.legend').first().textContent()).toContain('realised P&L, every session');
 
     // The keeper: running since when, said once.
     const keeperCard = (await page.locator('#keeper').textContent()) ?? '';

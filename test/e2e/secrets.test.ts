@@ -53,6 +53,8 @@ async function dumpRedis(url: string): Promise<Array<{ key: string; value: Buffe
       for (const keyBuf of keys) {
         const key = keyBuf.toString();
         const type = await r.type(keyBuf);
+        // Gone between SCAN and TYPE: a key with a time to live (BullMQ's stalled-check lock) that expired holds nothing.
+        if (type === 'none') continue;
         const add = (v: Buffer | null | undefined) => v && out.push({ key, value: v });
         out.push({ key, value: keyBuf });
         if (type === 'string') add(await r.getBuffer(keyBuf));

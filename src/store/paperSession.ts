@@ -7,6 +7,7 @@ import { IntentStore } from './intents.js';
 import { KeeperStore, keeperKeys, readVenueOrders } from './keeperStore.js';
 import { clearNamespace } from './redis.js';
 import { sessionKeys } from './sessions.js';
+import { globEscape } from './scan.js';
 
 /**
  * A paper keeper's start on a prefix that holds an earlier paper session. Each paper start runs a new in-process
@@ -101,8 +102,4 @@ export async function beginPaperSession(redis: Redis, prefix: string, session: '
     const r = await rollOverPaperSession(redis, prefix, now);
     if (r.keptIntents > 0) logger.info({ prefix, ...r }, 'new paper session: the earlier sessions\' intents and realised P&L are kept (run with --fresh to clear them); their unfinished intents expired');
   }
-}
-
-function globEscape(text: string): string {
-  return text.replace(/[*?[\]\\]/g, (c) => `\\${c}`);
 }

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { Redis } from 'ioredis';
 import { z } from 'zod';
+import { globEscape, scanKeys } from './scan.js';
 
 /**
  * Whether a keeper is running, told by the keeper itself: each keeper process (any role) writes its own heartbeat
@@ -138,22 +139,6 @@ export async function livePrefixes(redis: Redis): Promise<string[]> {
   const found = new Set<string>();
   for (const k of await scanKeys(redis, `*${marker}*`)) found.add(k.slice(0, k.lastIndexOf(marker)));
   return [...found].sort();
-}
-
-async function scanKeys(redis: Redis, pattern: string): Promise<string[]> {
-  const out: string[] = [];
-  let cursor = '0';
-  do {
-    const [next, keys] = await redis.scan(cursor, 'MATCH', pattern, 'COUNT', 1000);
-    out.push(...keys);
-    cursor = next;
-  } while (cursor !== '0');
-  return out;
-}
-
-/** A prefix with Redis glob characters escaped, for MATCH. */
-function globEscape(text: string): string {
-  return text.replace(/[*?[\]\\]/g, (c) => `\\${c}`);
 }
 
 function safeJson(raw: string | null | undefined): unknown {

@@ -1,5 +1,6 @@
 import type { Redis } from 'ioredis';
 import { evalScript } from './scripts.js';
+import { globEscape, scanKeys } from './scan.js';
 
 /**
  * A session is one run of a keeper: it starts when the keeper (its scheduler, or the all-in-one process) starts and
@@ -79,19 +80,4 @@ export function sessionWindow(sessions: readonly Session[], id: number): { from:
   const i = sessions.findIndex((s) => s.id === id);
   if (i < 0) return undefined;
   return { from: sessions[i]!.startedAt, to: sessions[i + 1]?.startedAt ?? Number.POSITIVE_INFINITY };
-}
-
-async function scanKeys(redis: Redis, pattern: string): Promise<string[]> {
-  const out: string[] = [];
-  let cursor = '0';
-  do {
-    const [next, keys] = await redis.scan(cursor, 'MATCH', pattern, 'COUNT', 1000);
-    out.push(...keys);
-    cursor = next;
-  } while (cursor !== '0');
-  return out;
-}
-
-function globEscape(text: string): string {
-  return text.replace(/[*?[\]\\]/g, (c) => `\\${c}`);
 }
